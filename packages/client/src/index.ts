@@ -1,0 +1,2 @@
+/** Public API of @switchboard/client. Any new export added here becomes public API: use named exports, not wildcards. */
+export {};

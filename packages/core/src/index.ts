@@ -1,0 +1,15 @@
+/**
+ * Public API of @switchboard/core.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ */
+
+export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
+export { SwitchboardError } from './switchboard-error.js';
+export type {
+  JsonSchema,
+  McpToolDefinition,
+  RegisteredTool,
+  ToolAnnotations,
+  ToolExecuteOptions,
+} from './tool-definition.js';
+export type { ToolInput, ToolRegistry, ToolRegistryEvent, ToolRegistryListener } from './tool-registry.js';

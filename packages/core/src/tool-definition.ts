@@ -1,0 +1,61 @@
+/**
+ * The shapes core works with: an MCP tool as a server lists it, and a tool as the registry holds it.
+ * Kept structurally compatible with the MCP SDK's `Tool` type without importing the SDK, so that
+ * core stays free of protocol dependencies.
+ */
+
+/** A JSON Schema object (draft-07 or 2020-12). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** MCP tool annotations (hints; never trusted for security on their own). */
+export interface ToolAnnotations {
+  title?: string;
+  /** The tool does not modify its environment. @default false */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates (meaningful when not read-only). @default true */
+  destructiveHint?: boolean;
+  /** Calling repeatedly with the same arguments has no additional effect. @default false */
+  idempotentHint?: boolean;
+  /** The tool interacts with an open world of external entities. @default true */
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** A tool as an MCP server lists it in `tools/list`. */
+export interface McpToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Options passed to a tool's `execute`. */
+export interface ToolExecuteOptions {
+  /** Aborts the call (sent to the server as a cancellation). */
+  signal?: AbortSignal;
+  [key: string]: unknown;
+}
+
+/** A tool as the registry holds it: public (namespaced) name plus where it came from. */
+export interface RegisteredTool {
+  /** Public name, unique in the registry (e.g. `mcp__github__create_issue`). */
+  name: string;
+  /** Source of the tool: the MCP server name, or a local group such as `local`. */
+  server: string;
+  /** Name of the tool on its server. */
+  originalName: string;
+  /** Human-readable title, if the server gave one. */
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  /** Runs the tool. Absent for tools registered only for listing or selection. */
+  execute?: (args: Record<string, unknown>, options?: ToolExecuteOptions) => Promise<unknown>;
+  /** Free-form data owners attach (server description, categories...). */
+  meta?: Record<string, unknown>;
+}
