@@ -41,13 +41,13 @@ export interface SwitchboardErrorOptions {
 export class SwitchboardError extends Error {
   readonly code: SwitchboardErrorCode;
   readonly context: Record<string, unknown>;
-  private readonly [marker] = true;
 
   constructor(options: SwitchboardErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SwitchboardError';
     this.code = options.code;
     this.context = options.context ?? {};
+    Object.defineProperty(this, marker, { value: true });
   }
 
   /** True for any SwitchboardError, including one thrown by another copy of this package. */

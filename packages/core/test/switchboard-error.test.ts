@@ -4,7 +4,12 @@ import { SwitchboardError } from '../src/index.js';
 describe('SwitchboardError', () => {
   it('carries code, context and cause', () => {
     const cause = new Error('boom');
-    const error = new SwitchboardError({ code: 'TOOL_NOT_FOUND', message: 'no tool', context: { tool: 'x' }, cause });
+    const error = new SwitchboardError({
+      code: 'TOOL_NOT_FOUND',
+      message: 'no tool',
+      context: { tool: 'x' },
+      cause,
+    });
     expect(error.code).toBe('TOOL_NOT_FOUND');
     expect(error.context).toEqual({ tool: 'x' });
     expect(error.cause).toBe(cause);
