@@ -3,6 +3,8 @@
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 
+export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
+export { createConsoleLogger, silentLogger } from './logger.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
 export { SwitchboardError } from './switchboard-error.js';
 export type {
