@@ -14,4 +14,13 @@ export type {
   ToolAnnotations,
   ToolExecuteOptions,
 } from './tool-definition.js';
-export type { ToolInput, ToolRegistry, ToolRegistryEvent, ToolRegistryListener } from './tool-registry.js';
+export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
+export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
+export type {
+  ToolInput,
+  ToolRegistry,
+  ToolRegistryEvent,
+  ToolRegistryListener,
+  ToolRegistryOptions,
+} from './tool-registry.js';
+export { createToolRegistry } from './tool-registry.js';

@@ -20,9 +20,10 @@ describe('SwitchboardError', () => {
 
   it('recognises an error made by another copy of the class', () => {
     // Simulate a second copy of the package: a different class carrying the same global marker.
+    const otherMarker: unique symbol = Symbol.for('switchboard.error');
     class OtherCopy extends Error {
       readonly code = 'TIMEOUT';
-      readonly [Symbol.for('switchboard.error')] = true;
+      readonly [otherMarker] = true;
     }
     expect(SwitchboardError.isInstance(new OtherCopy('x'))).toBe(true);
     expect(SwitchboardError.isInstance(new Error('plain'))).toBe(false);
