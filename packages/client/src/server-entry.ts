@@ -1,0 +1,57 @@
+/**
+ * The connection facts of one MCP server, as the `mcpServers` map of Claude Desktop / Claude Code
+ * spells them, plus Switchboard's per-server options. Structurally compatible with `ServerConfig`
+ * from the config loader, so a loaded config can be passed as is.
+ */
+
+/** How a server is reached. `http` is Streamable HTTP (with legacy SSE fallback when not forced). */
+export type ServerTransportType = 'stdio' | 'http' | 'streamable-http' | 'sse' | 'ws';
+
+/** Per-server timeouts. */
+export interface ServerTimeouts {
+  /** Connect + `initialize`. @default 30000 */
+  initializeMs?: number;
+  /** Each request (tool call, list...). @default 60000 */
+  requestMs?: number;
+}
+
+/** One MCP server entry. */
+export interface ServerEntry {
+  command?: string;
+  args?: string[];
+  /** Added onto the default environment (PATH and the like), not a replacement. */
+  env?: Record<string, string>;
+  cwd?: string;
+  type?: ServerTransportType | (string & {});
+  url?: string;
+  headers?: Record<string, string>;
+  /** Namespace prefix of this server's tools. @default the server name */
+  prefix?: string;
+  /** Timeouts for this server. */
+  timeouts?: ServerTimeouts;
+  /** Approval policy for this server's tools (core's `createApprovalPolicy` input). */
+  approval?: unknown;
+  /** `false` skips the server. @default true */
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** True when `value` looks like a server entry rather than an SDK transport. */
+export function isServerEntry(value: unknown): value is ServerEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  if (typeof record.start === 'function' && typeof record.send === 'function') return false;
+  return typeof record.command === 'string' || typeof record.url === 'string';
+}
+
+/** Which transport an entry resolves to. */
+export function resolveTransportKind(entry: ServerEntry): 'stdio' | 'http' | 'sse' | 'ws' {
+  const type = entry.type;
+  if (type === 'stdio') return 'stdio';
+  if (type === 'sse') return 'sse';
+  if (type === 'ws') return 'ws';
+  if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') return 'http';
+  if (typeof entry.command === 'string') return 'stdio';
+  if (typeof entry.url === 'string' && /^wss?:/i.test(entry.url)) return 'ws';
+  return 'http';
+}
