@@ -1,0 +1,322 @@
+/**
+ * Editing config files in place for `switchboard servers add/remove/import`. Users hand-edit these
+ * files, so an edit changes only the members that changed: comments, formatting, key order and
+ * keys we do not know stay as they were. Writes are atomic (temp file + rename) and keep the file's
+ * permissions; new files are created 0600 because entries often carry tokens.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SwitchboardError } from '@switchboard/core';
+import { type ConfigIssue, configErrorCodes, createInvalidConfigError } from './config-error.js';
+import type { JsoncDocument, JsonMember, JsonNode } from './jsonc-document.js';
+import { readJsoncFile } from './read-config-document.js';
+import type { ServerConfig } from './server-config.js';
+import { describeType, validateServerEntry } from './validate-server-config.js';
+
+/** A config file as read for editing. */
+export interface ConfigFile {
+  /** Absolute path as given. */
+  path: string;
+  /** False when the file does not exist yet (then `data` is `{}`). */
+  exists: boolean;
+  /** The whole document as plain data, unknown keys included. */
+  data: Record<string, unknown>;
+}
+
+/** Options of {@link addServer}. */
+export interface AddServerOptions {
+  /** Replace an existing server of the same name instead of failing. @default false */
+  overwrite?: boolean;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireObjectRoot(document: JsoncDocument, path: string): Record<string, unknown> {
+  if (!isRecord(document.value)) {
+    throw createInvalidConfigError(path, document, [
+      {
+        path: [],
+        message: `expected an object such as { "mcpServers": { … } }, got ${describeType(document.value)}.`,
+      },
+    ]);
+  }
+  return document.value;
+}
+
+/** Reads a config file for editing; a missing file reads as empty. Invalid JSON throws with line and column. */
+export async function readConfigFile(path: string): Promise<ConfigFile> {
+  const document = await readJsoncFile(path);
+  if (!document) return { path, exists: false, data: {} };
+  return { path, exists: true, data: requireObjectRoot(document, path) };
+}
+
+/**
+ * Applies `update` to a config file's data and writes back only what changed. `update` may mutate
+ * the data it gets (a copy) or return new data. Returns whether the file changed.
+ */
+export async function updateConfigFile(
+  path: string,
+  update: (
+    data: Record<string, unknown>,
+  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>,
+): Promise<{ changed: boolean }> {
+  const document = await readJsoncFile(path);
+  const original = document ? requireObjectRoot(document, path) : {};
+  const draft = structuredClone(original);
+  const next = (await update(draft)) ?? draft;
+  if (!isRecord(next)) {
+    throw new SwitchboardError({
+      code: 'INVALID_ARGUMENT',
+      message: `updateConfigFile(${path}): the update must return an object (or nothing), got ${describeType(next)}.`,
+      context: { file: path },
+    });
+  }
+  if (document && deepEqual(original, next)) return { changed: false };
+  const text = document ? rewriteJsonc(document, next) : `${JSON.stringify(next, null, 2)}\n`;
+  await writeFileAtomic(path, text);
+  return { changed: true };
+}
+
+/** Adds a server entry (validated first) to a config file, creating the file and folder if missing. */
+export async function addServer(
+  path: string,
+  name: string,
+  entry: ServerConfig,
+  options: AddServerOptions = {},
+): Promise<void> {
+  const issues: ConfigIssue[] = [];
+  const entryPath = ['mcpServers', name];
+  if (name.trim() === '') issues.push({ path: entryPath, message: 'a server name must not be empty.' });
+  validateServerEntry(entry, entryPath, {
+    issue: (p, message) => issues.push({ path: p, message }),
+    warn: () => {},
+  });
+  if (issues.length > 0) throw createInvalidConfigError(`the entry for ${path}`, undefined, issues);
+  const plain = JSON.parse(JSON.stringify(entry)) as Record<string, unknown>;
+  await updateConfigFile(path, (data) => {
+    const servers = serversOf(data, path);
+    if (Object.hasOwn(servers, name) && !options.overwrite) {
+      throw new SwitchboardError({
+        code: configErrorCodes.serverExists,
+        message: `Server "${name}" already exists in ${path}. Remove it first, or pass overwrite (the CLI's --force) to replace it.`,
+        context: { server: name, file: path },
+      });
+    }
+    servers[name] = plain;
+    data.mcpServers = servers;
+    return data;
+  });
+}
+
+/** Removes a server entry from a config file; throws `SERVER_NOT_FOUND` (listing the names there) when absent. */
+export async function removeServer(path: string, name: string): Promise<void> {
+  await updateConfigFile(path, (data) => {
+    const servers = serversOf(data, path);
+    if (!Object.hasOwn(servers, name)) {
+      const known = Object.keys(servers);
+      throw new SwitchboardError({
+        code: configErrorCodes.serverNotFound,
+        message: `Server "${name}" is not in ${path} (servers there: ${known.length ? known.join(', ') : 'none'}).`,
+        context: { server: name, file: path, known },
+      });
+    }
+    delete servers[name];
+    return data;
+  });
+}
+
+function serversOf(data: Record<string, unknown>, path: string): Record<string, unknown> {
+  const servers = data.mcpServers ?? {};
+  if (!isRecord(servers)) {
+    throw new SwitchboardError({
+      code: configErrorCodes.invalid,
+      message: `mcpServers in ${path} is ${describeType(servers)}, not an object of servers by name. Fix the file by hand first.`,
+      context: { file: path, path: 'mcpServers' },
+    });
+  }
+  return servers;
+}
+
+/** Structural equality of JSON data; key order does not matter, undefined members count as absent. */
+export function deepEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    return (
+      Array.isArray(left) &&
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, index) => deepEqual(item, right[index]))
+    );
+  }
+  if (!isRecord(left) || !isRecord(right)) return false;
+  const leftKeys = Object.keys(left).filter((key) => left[key] !== undefined);
+  const rightKeys = Object.keys(right).filter((key) => right[key] !== undefined);
+  return leftKeys.length === rightKeys.length && leftKeys.every((key) => deepEqual(left[key], right[key]));
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+interface Style {
+  newline: string;
+  unit: string;
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** Indentation of the line holding `offset`, or undefined when other text precedes it on the line. */
+function ownLineIndent(text: string, offset: number): string | undefined {
+  const before = text.slice(lineStart(text, offset), offset);
+  return /^[ \t]*$/.test(before) ? before : undefined;
+}
+
+function serialize(value: unknown, indent: string, style: Style): string {
+  return (JSON.stringify(value, null, style.unit) ?? 'null').split('\n').join(`${style.newline}${indent}`);
+}
+
+/**
+ * Produces the text of `document` changed to hold `next`, touching only members whose values
+ * changed (recursively, so an unchanged sibling keeps its comments).
+ */
+export function rewriteJsonc(document: JsoncDocument, next: unknown): string {
+  const text = document.text;
+  const style: Style = {
+    newline: text.includes('\r\n') ? '\r\n' : '\n',
+    unit: /\n([ \t]+)"/.exec(text)?.[1] ?? '  ',
+  };
+  const edits: Edit[] = [];
+  diffNode(text, document.root, next, '', style, edits);
+  // Back to front, so earlier offsets stay valid; at one offset a removal goes before an insertion.
+  edits.sort((left, right) => right.start - left.start || right.end - left.end);
+  let out = text;
+  for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  return out;
+}
+
+function diffNode(
+  text: string,
+  node: JsonNode,
+  next: unknown,
+  indent: string,
+  style: Style,
+  edits: Edit[],
+): void {
+  if (deepEqual(node.value, next)) return;
+  if (node.type !== 'object' || !isRecord(next) || !node.members) {
+    edits.push({ start: node.start, end: node.end, text: serialize(next, indent, style) });
+    return;
+  }
+  const members = node.members;
+  // With duplicate keys the last one is the effective one; earlier ones are left alone.
+  const effective = new Map<string, JsonMember>();
+  for (const member of members) effective.set(member.key, member);
+  const kept = [...effective.values()].filter((member) => next[member.key] !== undefined);
+  if (kept.length === 0) {
+    edits.push({ start: node.start, end: node.end, text: serialize(next, indent, style) });
+    return;
+  }
+
+  for (const member of kept) {
+    const memberIndent = ownLineIndent(text, member.keyStart) ?? indent;
+    diffNode(text, member.value, next[member.key], memberIndent, style, edits);
+  }
+
+  const lastKept = kept[kept.length - 1] as JsonMember;
+  for (const member of effective.values()) {
+    if (next[member.key] !== undefined) continue;
+    const isAfterLastKept = member.keyStart > lastKept.keyStart;
+    if (member.commaEnd === undefined && isAfterLastKept) {
+      // The last member without a trailing comma: remove from the end of the last kept value,
+      // taking that value's comma and any removed members in between.
+      edits.push({ start: lastKept.value.end, end: member.value.end, text: '' });
+      continue;
+    }
+    if (member.commaEnd === undefined) continue;
+    if (
+      isAfterLastKept &&
+      members.some(
+        (other) =>
+          other.keyStart > member.keyStart && other.commaEnd === undefined && next[other.key] === undefined,
+      )
+    ) {
+      // Covered by the removal above.
+      continue;
+    }
+    const ownLine = ownLineIndent(text, member.keyStart) !== undefined;
+    const start = ownLine ? lineStart(text, member.keyStart) : member.keyStart;
+    let end = member.commaEnd;
+    while (text[end] === ' ' || text[end] === '\t') end++;
+    if (ownLine && text[end] === '\r') end++;
+    if (ownLine && text[end] === '\n') end++;
+    else if (!ownLine)
+      end = member.commaEnd + (text.slice(member.commaEnd).match(/^[ \t]*/)?.[0].length ?? 0);
+    edits.push({ start, end, text: '' });
+  }
+
+  const added = Object.keys(next).filter((key) => next[key] !== undefined && !effective.has(key));
+  if (added.length > 0) {
+    const anchorIndent = ownLineIndent(text, lastKept.keyStart);
+    const pieces = added.map((key) =>
+      anchorIndent === undefined
+        ? `${JSON.stringify(key)}: ${JSON.stringify(next[key])}`
+        : `${JSON.stringify(key)}: ${serialize(next[key], anchorIndent, style)}`,
+    );
+    const separator = anchorIndent === undefined ? ', ' : `,${style.newline}${anchorIndent}`;
+    edits.push({
+      start: lastKept.value.end,
+      end: lastKept.value.end,
+      text: separator + pieces.join(separator),
+    });
+  }
+}
+
+/** Writes a file atomically: a temp file in the same folder, flushed, then renamed over the target. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  let target = path;
+  let mode = 0o600;
+  try {
+    // Write through a symlink to the file it points at, instead of replacing the link.
+    target = await realpath(path);
+    mode = (await stat(target)).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(path, error);
+  }
+  const directory = dirname(target);
+  const temporary = join(
+    directory,
+    `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    await mkdir(directory, { recursive: true });
+    const handle = await open(temporary, 'wx', mode);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // The process umask may have narrowed the mode given to open().
+    await chmod(temporary, mode);
+    await rename(temporary, target);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw ioError(path, error);
+  }
+}
+
+function ioError(path: string, error: unknown): SwitchboardError {
+  return new SwitchboardError({
+    code: configErrorCodes.io,
+    message: `Cannot write config file ${path}: ${(error as Error).message}. Check the folder exists and is writable.`,
+    context: { file: path },
+    cause: error,
+  });
+}

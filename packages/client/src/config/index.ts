@@ -1,0 +1,31 @@
+/**
+ * Config loading, importing and editing for @switchboard/client. Re-exported from the package
+ * entry; named exports only.
+ */
+
+export { configErrorCodes } from './config-error.js';
+export type { AddServerOptions, ConfigFile } from './config-file-editor.js';
+export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
+export type { ExpansionLocation, VariableSource } from './expand-variables.js';
+export { expandVariables } from './expand-variables.js';
+export type {
+  ImportCandidate,
+  ImportConfigOptions,
+  ImportedConfig,
+  ImportFormat,
+  InputResolver,
+  VsCodeInput,
+} from './import-config.js';
+export { claudeDesktopConfigPath, defaultImportCandidates, importConfig } from './import-config.js';
+export type { LoadConfigOptions } from './load-config.js';
+export { configEnvironmentVariable, findProjectDirectory, loadConfig } from './load-config.js';
+export type {
+  ApprovalConfig,
+  ApprovalMode,
+  ConfigSource,
+  ServerConfig,
+  ServerTimeouts,
+  SwitchboardConfig,
+  TransportType,
+} from './server-config.js';
+export { normalizeTransportType } from './validate-server-config.js';

@@ -1,0 +1,82 @@
+/**
+ * The config format: the `mcpServers` map of Claude Desktop / Claude Code, so existing files work
+ * as they are, plus a few Switchboard options per server.
+ */
+
+/** How Switchboard talks to a server. `http` is Streamable HTTP. */
+export type TransportType = 'stdio' | 'http' | 'sse' | 'ws';
+
+/** Approval modes, as core's approval policy understands them. */
+export type ApprovalMode = 'annotations' | 'always' | 'never';
+
+/** Approval settings of one server: a mode, or a mode plus allow/deny tool-name globs. */
+export type ApprovalConfig =
+  | ApprovalMode
+  | {
+      /** @default 'annotations' */
+      mode?: ApprovalMode;
+      /** Tool-name globs that run without asking. */
+      allow?: string[];
+      /** Tool-name globs that are never run. */
+      deny?: string[];
+    };
+
+/** Per-server timeouts in milliseconds. */
+export interface ServerTimeouts {
+  /** Connect and initialize. @default 30000 */
+  connectMs?: number;
+  /** One tool call. */
+  callMs?: number;
+}
+
+/** One entry of `mcpServers`. */
+export interface ServerConfig {
+  /** Transport, normalised (`streamable-http` → `http`, `websocket` → `ws`). Absent: inferred from `command`/`url`. */
+  type?: TransportType;
+  /** Executable of a stdio server. */
+  command?: string;
+  /** Arguments of `command`. */
+  args?: string[];
+  /** Variables added onto the default environment of a stdio server. */
+  env?: Record<string, string>;
+  /** A dotenv file whose variables are added to `env` (explicit `env` entries win). */
+  envFile?: string;
+  /** Working directory of a stdio server. */
+  cwd?: string;
+  /** Endpoint of an HTTP, SSE or WebSocket server. */
+  url?: string;
+  /** Static headers sent to a remote server. */
+  headers?: Record<string, string>;
+  /** Namespace prefix of this server's tools. @default the server name */
+  prefix?: string;
+  /** Timeouts of this server. */
+  timeouts?: ServerTimeouts;
+  /** Approval policy of this server's tools. */
+  approval?: ApprovalConfig;
+  /** `false` keeps the entry in the config but does not connect it. @default true */
+  enabled?: boolean;
+  /** What the server is for (shown by tooling, used by tool selection). */
+  description?: string;
+}
+
+/** Where a piece of config came from. */
+export interface ConfigSource {
+  /** A file path, or `env:SWITCHBOARD_MCP_SERVERS`. */
+  path: string;
+  /** `user` (~/.switchboard), `project`, `file` (given explicitly) or `env`. */
+  kind: 'user' | 'project' | 'file' | 'env';
+}
+
+/** The merged result of {@link loadConfig}. */
+export interface SwitchboardConfig {
+  /** Servers by name, after merging, filtering by `allowedServers` and expanding variables. */
+  mcpServers: Record<string, ServerConfig>;
+  /** The effective `allowedServers` list, when one was set. */
+  allowedServers?: string[];
+  /** Config sources read, in merge order (later overrides earlier). */
+  sources: ConfigSource[];
+  /** Which source each server's entry came from. */
+  serverSources: Record<string, ConfigSource>;
+  /** Non-fatal problems (unknown keys, unknown names in `allowedServers`). Never holds secret values. */
+  warnings: string[];
+}
