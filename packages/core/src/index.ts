@@ -3,6 +3,24 @@
  * Any new export added here becomes public API. Use named exports, not wildcards.
  */
 
+export type {
+  ApprovalDecision,
+  ApprovalFunction,
+  ApprovalMode,
+  ApprovalPolicy,
+  ApprovalPolicyOptions,
+  ApprovalRequest,
+  ApprovalResult,
+  ApprovalRules,
+} from './approval-policy.js';
+export { createApprovalPolicy } from './approval-policy.js';
+export type {
+  ClassifiableTool,
+  ClassifyToolKindOptions,
+  ToolKind,
+  ToolKindKeywords,
+} from './classify-tool-kind.js';
+export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
