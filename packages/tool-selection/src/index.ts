@@ -1,2 +1,38 @@
 /** Public API of @switchboard/tool-selection. Any new export added here becomes public API: use named exports, not wildcards. */
-export {};
+
+export type {
+  DiscoveredTool,
+  DiscoverToolsResult,
+  DiscoverToolsTool,
+  DiscoverToolsToolOptions,
+} from './discover-tools-tool.js';
+export { createDiscoverToolsTool } from './discover-tools-tool.js';
+export type { Embedder, EmbedderInfo, EmbedOptions } from './embedder.js';
+export type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
+export { defaultFusion, fuseRankings } from './fuse-rankings.js';
+export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
+export { createHnswIndex } from './hnsw-index.js';
+export type { LexicalFieldWeights, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical-index.js';
+export { createLexicalIndex } from './lexical-index.js';
+export type { TokenizeOptions } from './text-tokens.js';
+export { tokenize } from './text-tokens.js';
+export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-estimator.js';
+export { createTokenEstimator } from './token-estimator.js';
+export type { ToolDocument, ToolDocumentSource } from './tool-document.js';
+export { hashToolDocument, splitIdentifier, toEmbeddingText, toToolDocument } from './tool-document.js';
+export type {
+  ContextMessage,
+  SelectedTool,
+  SelectionSignals,
+  SelectOptions,
+  ToolSelector,
+  ToolSelectorInfo,
+  ToolSelectorOptions,
+} from './tool-selector.js';
+export { createToolSelector } from './tool-selector.js';
+export type {
+  LocalModel,
+  TransformersEmbedder,
+  TransformersEmbedderOptions,
+} from './transformers-embedder.js';
+export { createTransformersEmbedder } from './transformers-embedder.js';

@@ -1,0 +1,149 @@
+/**
+ * The `discover_tools` meta-tool: lets a model search for a tool that was not selected for it.
+ * Its shape is core's tool input (`name`, `server`, `description`, `inputSchema`, `execute`), so it
+ * registers as is in a registry, a server, a gateway or an agent.
+ */
+import type { JsonSchema, ToolAnnotations } from '@switchboard/core';
+import { SwitchboardError } from '@switchboard/core';
+import type { ToolSelector } from './tool-selector.js';
+
+/** Options of {@link createDiscoverToolsTool}. */
+export interface DiscoverToolsToolOptions {
+  /** Tool name (used as the public name, not namespaced). @default 'discover_tools' */
+  name?: string;
+  /** Server (group) the tool is registered under. @default 'switchboard' */
+  server?: string;
+  /** Tools returned when the caller gives no `limit`. @default 5 */
+  defaultLimit?: number;
+  /** Largest `limit` accepted. @default 20 */
+  maxLimit?: number;
+  /** Include each tool's input schema. @default true */
+  includeSchemas?: boolean;
+  /** Tool description shown to the model. */
+  description?: string;
+}
+
+/** One tool found by `discover_tools`. */
+export interface DiscoveredTool {
+  name: string;
+  description: string;
+  inputSchema?: JsonSchema;
+  server: string;
+  score: number;
+}
+
+/** The result of a `discover_tools` call, as an MCP `CallToolResult`. */
+export interface DiscoverToolsResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent: { tools: DiscoveredTool[] };
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** The `discover_tools` tool: an MCP tool definition plus `execute`. */
+export interface DiscoverToolsTool {
+  name: string;
+  /** Same as `name`: keeps the registry from namespacing it. */
+  publicName: string;
+  server: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<DiscoverToolsResult>;
+}
+
+/** Creates the `discover_tools` meta-tool over `selector`. */
+export function createDiscoverToolsTool(
+  selector: ToolSelector,
+  options: DiscoverToolsToolOptions = {},
+): DiscoverToolsTool {
+  const name = options.name ?? 'discover_tools';
+  const defaultLimit = options.defaultLimit ?? 5;
+  const maxLimit = options.maxLimit ?? 20;
+  const includeSchemas = options.includeSchemas ?? true;
+  return {
+    name,
+    publicName: name,
+    server: options.server ?? 'switchboard',
+    description:
+      options.description ??
+      'Search all available tools by what you want to do. Returns the names, descriptions and input schemas of the best matches; call a returned tool by its name.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          minLength: 1,
+          description: 'What you want to do, in plain words (e.g. "create a GitHub issue").',
+        },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: maxLimit,
+          description: `How many tools to return (default ${defaultLimit}).`,
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        tools: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              description: { type: 'string' },
+              inputSchema: { type: 'object' },
+              server: { type: 'string' },
+              score: { type: 'number' },
+            },
+            required: ['name', 'description', 'server', 'score'],
+          },
+        },
+      },
+      required: ['tools'],
+    },
+    annotations: { title: 'Discover tools', readOnlyHint: true, openWorldHint: false },
+    async execute(args, executeOptions = {}) {
+      const query = args.query;
+      if (typeof query !== 'string' || query.trim().length === 0) {
+        throw new SwitchboardError({
+          code: 'VALIDATION_FAILED',
+          message: `${name}: "query" must be a non-empty string describing what you want to do.`,
+          context: { tool: name, argument: 'query' },
+        });
+      }
+      const requested = args.limit === undefined ? defaultLimit : Number(args.limit);
+      if (!Number.isInteger(requested) || requested < 1) {
+        throw new SwitchboardError({
+          code: 'VALIDATION_FAILED',
+          message: `${name}: "limit" must be a whole number from 1 to ${maxLimit}.`,
+          context: { tool: name, argument: 'limit' },
+        });
+      }
+      const selected = await selector.select(query, {
+        k: Math.min(requested, maxLimit),
+        alwaysInclude: [],
+        ...(executeOptions.signal ? { signal: executeOptions.signal } : {}),
+      });
+      const tools: DiscoveredTool[] = selected
+        .filter((item) => item.name !== name)
+        .map((item) => ({
+          name: item.name,
+          description: item.tool.description,
+          ...(includeSchemas ? { inputSchema: item.tool.inputSchema } : {}),
+          server: item.tool.server,
+          score: Math.round(item.score * 1000) / 1000,
+        }));
+      const text =
+        tools.length === 0
+          ? `No tool matches "${query}". Try other words.`
+          : JSON.stringify({ tools }, null, 2);
+      return { content: [{ type: 'text', text }], structuredContent: { tools } };
+    },
+  };
+}

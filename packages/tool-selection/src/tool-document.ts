@@ -1,0 +1,113 @@
+/**
+ * The text a tool is searched by. One function builds it for both indexes and for the content hash,
+ * so that any change a user could search for also triggers re-embedding.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonSchema, RegisteredTool } from '@switchboard/core';
+
+/** The parts of a tool that selection reads. `RegisteredTool` satisfies it. */
+export interface ToolDocumentSource {
+  name: string;
+  originalName?: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+  server?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** A tool's searchable text, by field. */
+export interface ToolDocument {
+  /** Name words: `read_file`, `readFile` and `fs.read-file` all become "read file". */
+  name: string;
+  title: string;
+  description: string;
+  /** Parameter names (split) and descriptions. */
+  parameters: string;
+  /** Server name (split) and description. */
+  server: string;
+}
+
+/** Splits an identifier into words: `mcp__github__createIssue` → "mcp github create Issue". */
+export function splitIdentifier(identifier: string): string {
+  return identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-.:/\s]+/g, ' ')
+    .trim();
+}
+
+function collectParameters(schema: unknown, parts: string[], depth: number): void {
+  if (depth > 4 || typeof schema !== 'object' || schema === null) return;
+  const properties = (schema as { properties?: unknown }).properties;
+  if (typeof properties !== 'object' || properties === null) return;
+  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+    parts.push(splitIdentifier(name));
+    if (typeof property === 'object' && property !== null) {
+      const description = (property as { description?: unknown }).description;
+      if (typeof description === 'string') parts.push(description);
+      collectParameters(property, parts, depth + 1);
+      collectParameters((property as { items?: unknown }).items, parts, depth + 1);
+    }
+  }
+}
+
+function metaString(meta: Record<string, unknown> | undefined, key: string): string {
+  const value = meta?.[key];
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string').join(' ');
+  return '';
+}
+
+/** Builds the searchable document of a tool. */
+export function toToolDocument(tool: ToolDocumentSource): ToolDocument {
+  const parameters: string[] = [];
+  collectParameters(tool.inputSchema, parameters, 0);
+  const serverDescription =
+    metaString(tool.meta, 'serverDescription') || metaString(tool.meta, 'server_description');
+  const categories = `${metaString(tool.meta, 'category')} ${metaString(tool.meta, 'categories')}`.trim();
+  return {
+    name: splitIdentifier(tool.originalName ?? tool.name),
+    title: tool.title ?? '',
+    description: tool.description ?? '',
+    parameters: parameters.join(' '),
+    server: [tool.server ? splitIdentifier(tool.server) : '', serverDescription, categories]
+      .filter(Boolean)
+      .join(' '),
+  };
+}
+
+/**
+ * The text embedded for the dense signal. Name and description lead: a static model's mean pooling
+ * weighs every word alike, so parameter text is kept short to not drown what the tool does.
+ */
+export function toEmbeddingText(document: ToolDocument): string {
+  const head = [document.name, document.title, document.description].filter(Boolean).join(': ');
+  return [head, document.parameters.slice(0, 200), document.server.slice(0, 200)].filter(Boolean).join('. ');
+}
+
+/** Content hash of a tool document: equal hashes mean the stored embedding is still right. */
+export function hashToolDocument(document: ToolDocument): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        document.name,
+        document.title,
+        document.description,
+        document.parameters,
+        document.server,
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** Categories of a tool used by context boosting: its server and any `meta.category`/`meta.categories`. */
+export function toolCategories(tool: Pick<RegisteredTool, 'server' | 'meta'>): string[] {
+  const categories = [
+    tool.server,
+    metaString(tool.meta, 'category'),
+    ...(Array.isArray(tool.meta?.categories) ? (tool.meta.categories as unknown[]) : []),
+  ];
+  return categories.filter((value): value is string => typeof value === 'string' && value.length > 0);
+}

@@ -1,0 +1,453 @@
+/**
+ * The tool selector: keeps a dense (HNSW) and a lexical (BM25) index in step with a tool registry
+ * and answers "which few tools fit this request" with a fused ranking.
+ */
+import type { Logger, RegisteredTool, ToolRegistry, ToolRegistryEvent } from '@switchboard/core';
+import { SwitchboardError, silentLogger } from '@switchboard/core';
+import type { Embedder, EmbedderInfo } from './embedder.js';
+import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
+import { defaultFusion, fuseRankings } from './fuse-rankings.js';
+import type { HnswIndexOptions, VectorIndex } from './hnsw-index.js';
+import { createHnswIndex } from './hnsw-index.js';
+import type { LexicalIndex } from './lexical-index.js';
+import { createLexicalIndex } from './lexical-index.js';
+import { tokenize } from './text-tokens.js';
+import type { TokenEstimator, TokenUsage } from './token-estimator.js';
+import { createTokenEstimator } from './token-estimator.js';
+import { hashToolDocument, toEmbeddingText, toolCategories, toToolDocument } from './tool-document.js';
+import { isZeroVector } from './vector.js';
+
+/** Which signals rank the tools. */
+export type SelectionSignals = 'hybrid' | 'dense' | 'lexical';
+
+/** A recent message, for context boosting. */
+export type ContextMessage = string | { role?: string; content?: unknown };
+
+/** Options of {@link ToolSelector.select}. */
+export interface SelectOptions {
+  /** How many tools to return (not counting `alwaysInclude`). @default 8 */
+  k?: number;
+  /** Drop tools whose fused score is below this. @default 0 */
+  minScore?: number;
+  /** Public names returned whatever the query, when registered. @default ['discover_tools'] */
+  alwaysInclude?: readonly string[];
+  /** Recent messages: tools whose server or category they name get `categoryBoost`. */
+  context?: readonly ContextMessage[];
+  /** Added to the fused score of tools whose category the context names. @default 0.1 */
+  categoryBoost?: number;
+  /** Signals to rank with. @default 'hybrid' */
+  signals?: SelectionSignals;
+  /** Aborts the query embedding. */
+  signal?: AbortSignal;
+}
+
+/** A selected tool, with its score and the signals that put it there. */
+export interface SelectedTool {
+  tool: RegisteredTool;
+  /** Public name. */
+  name: string;
+  /** Fused score (higher is better). */
+  score: number;
+  signals: {
+    /** Rank (1-based) and cosine similarity in the dense ranking. */
+    dense?: { rank: number; score: number };
+    /** Rank (1-based) and BM25 score in the lexical ranking. */
+    lexical?: { rank: number; score: number };
+    /** Score added because the context named the tool's category. */
+    boost?: number;
+    /** Present because of `alwaysInclude`. */
+    alwaysIncluded?: true;
+  };
+}
+
+/** What the selector is running with. */
+export interface ToolSelectorInfo {
+  /** The active embedder (after any fallback); undefined while loading or when it failed. */
+  embedder?: EmbedderInfo;
+  /** Why the dense signal is off (lexical only); absent when it is on. */
+  denseUnavailable?: string;
+  /** Tools known to the selector. */
+  tools: number;
+  /** Tools in the dense and lexical indexes. */
+  indexed: { dense: number; lexical: number };
+  /** Documents embedded since creation, and embeddings reused from a persisted index. */
+  embeddings: { computed: number; reused: number };
+  fusion: Required<FusionOptions>;
+}
+
+/** Options of {@link createToolSelector}. */
+export interface ToolSelectorOptions {
+  /** The registry to follow. */
+  registry: ToolRegistry;
+  /** The embedder of the dense signal. */
+  embedder: Embedder;
+  /**
+   * The vector index: options for the built-in HNSW index (dimensions and key come from the
+   * embedder), or a factory of another index. @default HNSW, in memory
+   */
+  index?: Omit<HnswIndexOptions, 'dimensions' | 'key'> | ((embedder: EmbedderInfo) => VectorIndex);
+  /** The lexical index. @default createLexicalIndex() */
+  lexical?: LexicalIndex;
+  /** Fusion of the two rankings. */
+  fusion?: FusionOptions;
+  /** Default `alwaysInclude`. @default ['discover_tools'] */
+  alwaysInclude?: readonly string[];
+  /** Query embeddings kept (repeated queries are common). 0 disables. @default 256 */
+  queryCacheSize?: number;
+  /** Estimates a tool definition's tokens. @default createTokenEstimator() */
+  tokenEstimator?: TokenEstimator;
+  /** Delay before persisting after a change, in ms. @default 1000 */
+  saveDelayMs?: number;
+  /** @default silentLogger */
+  logger?: Logger;
+}
+
+/** Picks the relevant tools of a registry for a request. */
+export interface ToolSelector {
+  /** The best tools for `query`, best first, then `alwaysInclude` tools not already in. */
+  select(query: string, options?: SelectOptions): Promise<SelectedTool[]>;
+  /** `select` for many queries at once (one batched embedding call). */
+  selectMany(queries: readonly string[], options?: SelectOptions): Promise<SelectedTool[][]>;
+  /** Estimated tokens of `selected` against all registered tools. */
+  tokenUsage(selected: readonly Pick<SelectedTool, 'tool'>[]): TokenUsage;
+  /** Resolves once the indexes hold every tool registered so far. */
+  ready(): Promise<void>;
+  info(): ToolSelectorInfo;
+  /** Stops following the registry and persists the index (the embedder stays open: it is the caller's). */
+  close(): Promise<void>;
+}
+
+interface Entry {
+  tool: RegisteredTool;
+  text: string;
+  hash: string;
+  categories: string[][];
+}
+
+/** Creates a selector following `registry`; it starts indexing at once (see `ready()`). */
+export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
+  const { registry, embedder } = options;
+  const logger = options.logger ?? silentLogger;
+  const fusion: Required<FusionOptions> = { ...defaultFusion, ...options.fusion };
+  const lexical = options.lexical ?? createLexicalIndex();
+  const defaultAlwaysInclude = options.alwaysInclude ?? ['discover_tools'];
+  const cacheSize = options.queryCacheSize ?? 256;
+  const estimate = options.tokenEstimator ?? createTokenEstimator();
+  const saveDelayMs = options.saveDelayMs ?? 1000;
+
+  const entries = new Map<string, Entry>();
+  const queryCache = new Map<string, Float32Array>();
+  const tokenCache = new Map<string, number>();
+  let index: VectorIndex | undefined;
+  let embedderInfo: EmbedderInfo | undefined;
+  let denseUnavailable: string | undefined;
+  let computed = 0;
+  let reused = 0;
+  let closed = false;
+  let saveTimer: NodeJS.Timeout | undefined;
+  let dirty = false;
+  // Every index mutation that needs the embedder runs on this chain, in registry order.
+  let work: Promise<void> = Promise.resolve();
+
+  function entryOf(tool: RegisteredTool): Entry {
+    const document = toToolDocument(tool);
+    return {
+      tool,
+      text: toEmbeddingText(document),
+      hash: hashToolDocument(document),
+      categories: toolCategories(tool).map((category) => tokenize(category, { keepStopWords: true })),
+    };
+  }
+
+  function upsertLexical(tool: RegisteredTool): Entry {
+    const entry = entryOf(tool);
+    entries.set(tool.name, entry);
+    lexical.add(tool.name, toToolDocument(tool));
+    tokenCache.delete(tool.name);
+    return entry;
+  }
+
+  function removeTool(name: string): void {
+    entries.delete(name);
+    lexical.remove(name);
+    tokenCache.delete(name);
+    if (index?.remove(name)) scheduleSave();
+  }
+
+  async function embedMissing(names: readonly string[]): Promise<void> {
+    if (!index) return;
+    const pending = names
+      .map((name) => entries.get(name))
+      .filter(
+        (entry): entry is Entry => entry !== undefined && index?.hashOf(entry.tool.name) !== entry.hash,
+      );
+    reused += names.length - pending.length;
+    if (pending.length === 0) return;
+    const vectors = await embedder.embed(pending.map((entry) => entry.text));
+    computed += pending.length;
+    pending.forEach((entry, position) => {
+      // The tool may have been removed or changed while embedding: only the current version goes in.
+      if (entries.get(entry.tool.name) !== entry) return;
+      index?.add(entry.tool.name, vectors[position] as Float32Array, entry.hash);
+    });
+    scheduleSave();
+  }
+
+  function scheduleSave(): void {
+    if (closed || !index) return;
+    dirty = true;
+    if (saveTimer) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      persist();
+    }, saveDelayMs);
+    saveTimer.unref?.();
+  }
+
+  function persist(): void {
+    if (!dirty || !index) return;
+    dirty = false;
+    try {
+      index.save();
+    } catch (error) {
+      logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'Could not persist the tool index; it will be rebuilt on the next start.',
+      );
+    }
+  }
+
+  function enqueue(task: () => Promise<void>): void {
+    work = work.then(task).catch((error: unknown) => {
+      logger.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'Tool selection: indexing failed; those tools are ranked by keywords only.',
+      );
+    });
+  }
+
+  function onEvent(event: ToolRegistryEvent): void {
+    if (event.type === 'removed') {
+      removeTool(event.tool.name);
+      return;
+    }
+    if (event.type === 'updated' && event.previous.name !== event.tool.name) removeTool(event.previous.name);
+    upsertLexical(event.tool);
+    const name = event.tool.name;
+    enqueue(() => embedMissing([name]));
+  }
+
+  // Subscribe before listing, so that no change falls between the two.
+  const unsubscribe = registry.subscribe(onEvent);
+  for (const tool of registry.list()) upsertLexical(tool);
+
+  enqueue(async () => {
+    try {
+      embedderInfo = embedder.load
+        ? await embedder.load()
+        : { modelId: embedder.modelId, dimensions: embedder.dimensions, requestedModelId: embedder.modelId };
+    } catch (error) {
+      denseUnavailable = error instanceof Error ? error.message : String(error);
+      logger.error(
+        `Tool selection: no embedding model could be loaded, ranking by keywords only. ${denseUnavailable}`,
+      );
+      return;
+    }
+    const info = embedderInfo;
+    const indexOption = options.index;
+    index =
+      typeof indexOption === 'function'
+        ? indexOption(info)
+        : createHnswIndex({
+            ...indexOption,
+            dimensions: info.dimensions,
+            key: `${info.modelId}@${info.dimensions}`,
+          });
+    if (index.load()) {
+      for (const id of index.ids()) if (!entries.has(id)) index.remove(id);
+    }
+    await embedMissing([...entries.keys()]);
+    persist();
+  });
+
+  async function embedQueries(
+    queries: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Array<Float32Array | undefined>> {
+    await work;
+    if (!index || index.size === 0) return queries.map(() => undefined);
+    const result: Array<Float32Array | undefined> = new Array(queries.length);
+    const missing: number[] = [];
+    queries.forEach((query, position) => {
+      const cached = queryCache.get(query);
+      if (cached) {
+        // Re-insert: a Map iterates in insertion order, so the oldest entry is the least recently used.
+        queryCache.delete(query);
+        queryCache.set(query, cached);
+        result[position] = cached;
+      } else missing.push(position);
+    });
+    if (missing.length > 0) {
+      const vectors = await embedder.embed(
+        missing.map((position) => queries[position] as string),
+        signal ? { signal } : {},
+      );
+      missing.forEach((position, offset) => {
+        const vector = vectors[offset] as Float32Array;
+        result[position] = vector;
+        if (cacheSize > 0) {
+          queryCache.set(queries[position] as string, vector);
+          if (queryCache.size > cacheSize) queryCache.delete(queryCache.keys().next().value as string);
+        }
+      });
+    }
+    return result;
+  }
+
+  function contextTokens(context: readonly ContextMessage[] | undefined): Set<string> | undefined {
+    if (!context || context.length === 0) return undefined;
+    const tokens = new Set<string>();
+    for (const message of context) {
+      const text =
+        typeof message === 'string' ? message : typeof message.content === 'string' ? message.content : '';
+      for (const token of tokenize(text, { keepStopWords: true })) tokens.add(token);
+    }
+    return tokens;
+  }
+
+  function rank(
+    query: string,
+    vector: Float32Array | undefined,
+    selectOptions: SelectOptions,
+  ): SelectedTool[] {
+    const k = selectOptions.k ?? 8;
+    const signals = selectOptions.signals ?? 'hybrid';
+    const candidates = Math.max(fusion.candidates, k);
+    let dense: RankedHit[] = [];
+    if (signals !== 'lexical' && vector && index && !isZeroVector(vector)) {
+      dense = index.search(vector, { limit: candidates });
+    }
+    const lexicalHits: RankedHit[] = signals === 'dense' ? [] : lexical.search(query, { limit: candidates });
+    const fused: FusedHit[] = fuseRankings(dense, lexicalHits, fusion);
+
+    const tokens = contextTokens(selectOptions.context);
+    const boost = selectOptions.categoryBoost ?? 0.1;
+    const boosted = new Map<string, number>();
+    if (tokens && boost !== 0) {
+      for (const hit of fused) {
+        const entry = entries.get(hit.id);
+        if (entry?.categories.some((words) => words.length > 0 && words.every((word) => tokens.has(word)))) {
+          hit.score += boost;
+          boosted.set(hit.id, boost);
+        }
+      }
+      fused.sort((a, b) => b.score - a.score);
+    }
+
+    const minScore = selectOptions.minScore ?? 0;
+    const selected: SelectedTool[] = [];
+    for (const hit of fused) {
+      if (selected.length >= k) break;
+      if (hit.score < minScore) break;
+      const entry = entries.get(hit.id);
+      // Removed since the search structures last saw it.
+      if (!entry) continue;
+      selected.push({
+        tool: entry.tool,
+        name: hit.id,
+        score: hit.score,
+        signals: {
+          ...(hit.dense ? { dense: hit.dense } : {}),
+          ...(hit.lexical ? { lexical: hit.lexical } : {}),
+          ...(boosted.has(hit.id) ? { boost: boosted.get(hit.id) as number } : {}),
+        },
+      });
+    }
+    for (const name of selectOptions.alwaysInclude ?? defaultAlwaysInclude) {
+      const entry = entries.get(name);
+      if (!entry || selected.some((item) => item.name === name)) continue;
+      selected.push({ tool: entry.tool, name, score: 0, signals: { alwaysIncluded: true } });
+    }
+    return selected;
+  }
+
+  function checkQuery(query: unknown): asserts query is string {
+    if (typeof query !== 'string') {
+      throw new SwitchboardError({
+        code: 'INVALID_ARGUMENT',
+        message: `select(query): query must be a string, got ${query === null ? 'null' : typeof query}.`,
+        context: { received: typeof query },
+      });
+    }
+  }
+
+  async function selectMany(
+    queries: readonly string[],
+    selectOptions: SelectOptions = {},
+  ): Promise<SelectedTool[][]> {
+    for (const query of queries) checkQuery(query);
+    const vectors =
+      selectOptions.signals === 'lexical'
+        ? queries.map(() => undefined)
+        : await embedQueries(queries, selectOptions.signal);
+    return queries.map((query, position) => rank(query, vectors[position], selectOptions));
+  }
+
+  function tokensOf(tool: RegisteredTool): number {
+    let tokens = tokenCache.get(tool.name);
+    if (tokens === undefined) {
+      tokens = estimate(tool);
+      tokenCache.set(tool.name, tokens);
+    }
+    return tokens;
+  }
+
+  return {
+    async select(query, selectOptions = {}) {
+      checkQuery(query);
+      const [result] = await selectMany([query], selectOptions);
+      return result ?? [];
+    },
+    selectMany,
+    tokenUsage(selected) {
+      let totalTokens = 0;
+      for (const entry of entries.values()) totalTokens += tokensOf(entry.tool);
+      let selectedTokens = 0;
+      for (const item of selected) selectedTokens += tokensOf(item.tool);
+      return {
+        selectedTokens,
+        totalTokens,
+        savedTokens: totalTokens - selectedTokens,
+        selectedTools: selected.length,
+        totalTools: entries.size,
+      };
+    },
+    async ready() {
+      // Loop: work queued while waiting must be waited for too.
+      let current: Promise<void>;
+      do {
+        current = work;
+        await current;
+      } while (current !== work);
+    },
+    info() {
+      return {
+        ...(embedderInfo ? { embedder: embedderInfo } : {}),
+        ...(denseUnavailable ? { denseUnavailable } : {}),
+        tools: entries.size,
+        indexed: { dense: index?.size ?? 0, lexical: lexical.size },
+        embeddings: { computed, reused },
+        fusion,
+      };
+    },
+    async close() {
+      if (closed) return;
+      unsubscribe();
+      await work;
+      closed = true;
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = undefined;
+      persist();
+    },
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * An {@link Embedder} on `@xenova/transformers` (feature extraction, mean pooling, L2 normalisation).
+ * When the configured model cannot load (no network, bogus id, missing files), it falls back to a
+ * local model — by default the offline model this package ships — and says so in one log line.
+ */
+import type { Logger } from '@switchboard/core';
+import { SwitchboardError, silentLogger } from '@switchboard/core';
+import type { Embedder, EmbedderInfo, EmbedOptions } from './embedder.js';
+import { normalizeInPlace } from './vector.js';
+
+/** A model on the local disk, loadable by transformers.js without network access. */
+export interface LocalModel {
+  /** Model id: the folder name under `localModelPath`. */
+  modelId: string;
+  /** Folder holding the model's folder. */
+  localModelPath: string;
+  /** Load `onnx/model_quantized.onnx` rather than `onnx/model.onnx`. @default false */
+  quantized?: boolean;
+}
+
+/** Options of {@link createTransformersEmbedder}. */
+export interface TransformersEmbedderOptions {
+  /** Hub id or local folder name of the model. @default 'Xenova/all-MiniLM-L6-v2' */
+  model?: string;
+  /** Load the quantised ONNX file. @default true */
+  quantized?: boolean;
+  /** Where downloaded models are cached. @default transformers.js' own cache folder */
+  cacheDir?: string;
+  /** Folder searched first for `<model>/` (config.json, tokenizer.json, onnx/). @default transformers.js' default */
+  localModelPath?: string;
+  /** Allow downloads from the model hub. @default true */
+  allowRemote?: boolean;
+  /**
+   * What to use when the model cannot load: a local model, another embedder, or `false` to fail.
+   * @default the offline default model shipped with this package, when it has been built
+   */
+  fallback?: LocalModel | Embedder | false;
+  /** Texts per model call. @default 64 */
+  batchSize?: number;
+  /** Receives the one line that announces a fallback. @default silentLogger */
+  logger?: Logger;
+}
+
+/** An embedder on transformers.js; `info()` tells which model is active once loaded. */
+export interface TransformersEmbedder extends Embedder {
+  load(): Promise<EmbedderInfo>;
+  /** What is in use; undefined before the first successful load. */
+  info(): EmbedderInfo | undefined;
+}
+
+type Extractor = (
+  texts: string | string[],
+  options: { pooling: 'mean'; normalize: boolean },
+) => Promise<{ data: Float32Array; dims: number[] }>;
+
+type Backend =
+  | { kind: 'pipeline'; extractor: Extractor; dimensions: number }
+  | { kind: 'embedder'; embedder: Embedder };
+
+// transformers.js reads its settings (local folder, remote access, cache) from one global `env`:
+// loads are serialised so that two embedders with different settings never see each other's.
+let loadQueue: Promise<unknown> = Promise.resolve();
+
+async function loadPipeline(settings: {
+  model: string;
+  quantized: boolean;
+  localModelPath?: string;
+  allowRemote: boolean;
+  cacheDir?: string;
+}): Promise<{ extractor: Extractor; dimensions: number }> {
+  const run = async () => {
+    const transformers = await import('@xenova/transformers');
+    const { env } = transformers;
+    const saved = {
+      localModelPath: env.localModelPath,
+      allowRemoteModels: env.allowRemoteModels,
+      allowLocalModels: env.allowLocalModels,
+      cacheDir: env.cacheDir,
+    };
+    try {
+      if (settings.localModelPath !== undefined)
+        env.localModelPath = ensureTrailingSlash(settings.localModelPath);
+      env.allowRemoteModels = settings.allowRemote;
+      env.allowLocalModels = true;
+      if (settings.cacheDir !== undefined) env.cacheDir = settings.cacheDir;
+      const extractor = (await transformers.pipeline('feature-extraction', settings.model, {
+        quantized: settings.quantized,
+      })) as unknown as Extractor;
+      // One probe tells the width, whatever the model's config says.
+      const probe = await extractor(['probe'], { pooling: 'mean', normalize: false });
+      const dimensions = probe.dims[probe.dims.length - 1] ?? 0;
+      if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
+      return { extractor, dimensions };
+    } finally {
+      Object.assign(env, saved);
+    }
+  };
+  const result = loadQueue.then(run, run);
+  loadQueue = result.catch(() => undefined);
+  return result;
+}
+
+function ensureTrailingSlash(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.slice(0, 300) ?? message;
+}
+
+let defaultFallbackResolver: (() => LocalModel | undefined) | undefined;
+
+/** Sets where the offline default model lives (called by the module that knows its folder). */
+export function setDefaultFallbackModel(resolver: () => LocalModel | undefined): void {
+  defaultFallbackResolver = resolver;
+}
+
+/** Creates an embedder on `@xenova/transformers`; the model loads on first use (or `load()`). */
+export function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): TransformersEmbedder {
+  const requestedModelId = options.model ?? 'Xenova/all-MiniLM-L6-v2';
+  const quantized = options.quantized ?? true;
+  const allowRemote = options.allowRemote ?? true;
+  const batchSize = Math.max(1, options.batchSize ?? 64);
+  const logger = options.logger ?? silentLogger;
+  let backend: Backend | undefined;
+  let active: EmbedderInfo | undefined;
+  let loading: Promise<EmbedderInfo> | undefined;
+
+  async function loadFallback(reason: string, cause: unknown): Promise<EmbedderInfo> {
+    const fallback = options.fallback === undefined ? defaultFallbackResolver?.() : options.fallback;
+    if (fallback === false || fallback === undefined) {
+      throw new SwitchboardError({
+        code: 'EMBEDDER_UNAVAILABLE',
+        message: `Embedding model "${requestedModelId}" could not be loaded: ${reason}. ${
+          fallback === false
+            ? 'No fallback is configured (fallback: false).'
+            : 'The offline default model is not built: run `pnpm --filter @switchboard/tool-selection build:model`, or pass `localModelPath` with the model files.'
+        }`,
+        context: { model: requestedModelId, allowRemote },
+        cause,
+      });
+    }
+    try {
+      if ('embed' in fallback) {
+        const info = fallback.load ? await fallback.load() : undefined;
+        backend = { kind: 'embedder', embedder: fallback };
+        active = {
+          modelId: info?.modelId ?? fallback.modelId,
+          dimensions: info?.dimensions ?? fallback.dimensions,
+          requestedModelId,
+          fallbackReason: reason,
+        };
+      } else {
+        const loaded = await loadPipeline({
+          model: fallback.modelId,
+          quantized: fallback.quantized ?? false,
+          localModelPath: fallback.localModelPath,
+          allowRemote: false,
+          ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+        });
+        backend = { kind: 'pipeline', ...loaded };
+        active = {
+          modelId: fallback.modelId,
+          dimensions: loaded.dimensions,
+          requestedModelId,
+          fallbackReason: reason,
+        };
+      }
+    } catch (fallbackError) {
+      throw new SwitchboardError({
+        code: 'EMBEDDER_UNAVAILABLE',
+        message: `Embedding model "${requestedModelId}" could not be loaded (${reason}), and neither could the fallback: ${describe(fallbackError)}`,
+        context: { model: requestedModelId, allowRemote },
+        cause: fallbackError,
+      });
+    }
+    logger.warn(
+      `Embedding model "${requestedModelId}" could not be loaded (${reason}); using "${active.modelId}" (${active.dimensions} dimensions) instead.`,
+    );
+    return active;
+  }
+
+  async function doLoad(): Promise<EmbedderInfo> {
+    try {
+      const loaded = await loadPipeline({
+        model: requestedModelId,
+        quantized,
+        allowRemote,
+        ...(options.localModelPath === undefined ? {} : { localModelPath: options.localModelPath }),
+        ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+      });
+      backend = { kind: 'pipeline', ...loaded };
+      active = { modelId: requestedModelId, dimensions: loaded.dimensions, requestedModelId };
+      return active;
+    } catch (error) {
+      return loadFallback(describe(error), error);
+    }
+  }
+
+  function load(): Promise<EmbedderInfo> {
+    if (!loading) {
+      loading = doLoad();
+      // A failed load may succeed later (files built, network back): do not cache the failure.
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  }
+
+  async function embed(texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<Float32Array[]> {
+    await load();
+    embedOptions.signal?.throwIfAborted();
+    const current = backend as Backend;
+    if (current.kind === 'embedder') return current.embedder.embed(texts, embedOptions);
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      embedOptions.signal?.throwIfAborted();
+      const batch = texts.slice(start, start + batchSize) as string[];
+      const output = await current.extractor(batch, { pooling: 'mean', normalize: false });
+      const width = current.dimensions;
+      for (let row = 0; row < batch.length; row++) {
+        vectors.push(normalizeInPlace(output.data.slice(row * width, (row + 1) * width)));
+      }
+    }
+    return vectors;
+  }
+
+  return {
+    specificationVersion: 'v1',
+    get modelId() {
+      return active?.modelId ?? requestedModelId;
+    },
+    get dimensions() {
+      return active?.dimensions ?? 0;
+    },
+    load,
+    embed,
+    info: () => active,
+    async close() {
+      if (backend?.kind === 'embedder') await backend.embedder.close?.();
+      backend = undefined;
+      active = undefined;
+      loading = undefined;
+    },
+  };
+}

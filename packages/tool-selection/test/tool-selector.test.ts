@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ToolRegistry } from '@switchboard/core';
+import { createToolRegistry } from '@switchboard/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolSelector } from '../src/index.js';
+import { createDiscoverToolsTool, createToolSelector } from '../src/index.js';
+import { countEmbeddings } from './helpers/counting-embedder.js';
+import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
+import type { ServerTools } from './helpers/official-tools.js';
+import { fetchOfficialTools } from './helpers/official-tools.js';
+
+const model = createFixtureModel();
+let official: ServerTools[] = [];
+const directories: string[] = [];
+const selectors: ToolSelector[] = [];
+
+beforeAll(async () => {
+  official = await fetchOfficialTools();
+}, 120_000);
+
+afterAll(async () => {
+  for (const selector of selectors) await selector.close();
+  model.cleanup();
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function registryWithOfficialTools(): ToolRegistry {
+  const registry = createToolRegistry();
+  for (const { server, tools } of official) registry.registerMany(server, tools);
+  return registry;
+}
+
+function selectorFor(
+  registry: ToolRegistry,
+  options: Partial<Parameters<typeof createToolSelector>[0]> = {},
+) {
+  const selector = createToolSelector({ registry, embedder: createFixtureEmbedder(model), ...options });
+  selectors.push(selector);
+  return selector;
+}
+
+const originalNames = (selected: Array<{ tool: { originalName: string } }>) =>
+  selected.map((item) => item.tool.originalName);
+
+describe('createToolSelector on the official servers’ tools', () => {
+  it('finds known tools for known queries', async () => {
+    const registry = registryWithOfficialTools();
+    const selector = selectorFor(registry);
+    await selector.ready();
+    expect(selector.info().indexed).toEqual({ dense: 36, lexical: 36 });
+
+    const cases: Array<[query: string, expected: string, within: number]> = [
+      ['list the files in a folder', 'list_directory', 3],
+      ['add two numbers together', 'get-sum', 1],
+      ['create relations between entities in the knowledge graph', 'create_relations', 1],
+      ['echo my message back', 'echo', 1],
+      ['show the environment variables', 'get-env', 1],
+      ['rename a file', 'move_file', 3],
+      ['read the entire knowledge graph', 'read_graph', 1],
+    ];
+    for (const [query, expected, within] of cases) {
+      const selected = await selector.select(query, { k: 8 });
+      expect(originalNames(selected).slice(0, within), query).toContain(expected);
+    }
+  });
+
+  it('reports the signals behind each tool and respects k and minScore', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    const selected = await selector.select('add two numbers together', { k: 3 });
+    expect(selected).toHaveLength(3);
+    const top = selected[0];
+    expect(top?.signals.dense?.rank).toBe(1);
+    expect(top?.signals.lexical?.rank).toBe(1);
+    expect(top?.score).toBeGreaterThan(selected[2]?.score ?? 1);
+    const strict = await selector.select('add two numbers together', { k: 8, minScore: top?.score ?? 0 });
+    expect(strict.map((item) => item.name)).toEqual([top?.name]);
+    const lexicalOnly = await selector.select('add two numbers together', { signals: 'lexical' });
+    expect(lexicalOnly.every((item) => item.signals.dense === undefined)).toBe(true);
+  });
+
+  it('drops a removed server’s tools from every later select()', async () => {
+    const registry = registryWithOfficialTools();
+    const selector = selectorFor(registry);
+    await selector.ready();
+    const before = await selector.select('read a file', { k: 8 });
+    expect(before.some((item) => item.tool.server === 'filesystem')).toBe(true);
+    expect(registry.unregisterServer('filesystem')).toBe(14);
+    for (const query of ['read a file', 'list the files in a folder', 'move a file', 'directory tree']) {
+      const after = await selector.select(query, { k: 36 });
+      expect(
+        after.some((item) => item.tool.server === 'filesystem'),
+        query,
+      ).toBe(false);
+    }
+    expect(selector.info().indexed).toEqual({ dense: 22, lexical: 22 });
+  });
+
+  it('follows tools added and updated after it started', async () => {
+    const registry = registryWithOfficialTools();
+    const selector = selectorFor(registry);
+    await selector.ready();
+    registry.register({
+      server: 'clock',
+      name: 'sleep_for',
+      description: 'Wait for a number of seconds',
+      inputSchema: { type: 'object', properties: { seconds: { type: 'number' } } },
+    });
+    expect(originalNames(await selector.select('sleep a few seconds', { k: 1 }))).toEqual(['sleep_for']);
+    registry.register({
+      server: 'clock',
+      name: 'sleep_for',
+      description: 'Show a tiny picture',
+      inputSchema: { type: 'object' },
+    });
+    await selector.ready();
+    const picture = await selector.select('show a tiny picture photo', { k: 2 });
+    expect(originalNames(picture)).toContain('sleep_for');
+  });
+
+  it('persists its index: a restart re-embeds only what changed', async () => {
+    const persistDir = mkdtempSync(join(tmpdir(), 'tool-selector-'));
+    directories.push(persistDir);
+    const firstEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const first = createToolSelector({
+      registry: registryWithOfficialTools(),
+      embedder: firstEmbedder,
+      index: { persistDir },
+    });
+    await first.ready();
+    expect(firstEmbedder.embedded).toHaveLength(36);
+    await first.close();
+
+    const secondEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const second = createToolSelector({
+      registry: registryWithOfficialTools(),
+      embedder: secondEmbedder,
+      index: { persistDir },
+    });
+    await second.ready();
+    expect(secondEmbedder.embedded).toEqual([]);
+    expect(second.info().embeddings).toEqual({ computed: 0, reused: 36 });
+    expect(originalNames(await second.select('add two numbers together', { k: 1 }))).toEqual(['get-sum']);
+    await second.close();
+
+    const changed = registryWithOfficialTools();
+    const sum = changed.list({ server: 'everything' }).find((tool) => tool.originalName === 'get-sum');
+    changed.register({
+      ...(sum as NonNullable<typeof sum>),
+      name: 'get-sum',
+      description: 'Adds numbers: a plus b',
+    });
+    changed.unregisterServer('memory');
+    const thirdEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const third = createToolSelector({ registry: changed, embedder: thirdEmbedder, index: { persistDir } });
+    await third.ready();
+    expect(thirdEmbedder.embedded).toHaveLength(1);
+    expect(thirdEmbedder.embedded[0]).toContain('Adds numbers: a plus b');
+    expect(third.info().indexed.dense).toBe(27);
+    await third.close();
+  });
+
+  it('falls back to keywords when no embedding model loads, and says so', async () => {
+    const registry = registryWithOfficialTools();
+    const selector = selectorFor(registry, {
+      embedder: createFixtureEmbedder({ root: model.root, modelId: 'missing/model' }),
+    });
+    await selector.ready();
+    expect(selector.info().denseUnavailable).toMatch(/missing\/model/);
+    const selected = await selector.select('add two numbers together', { k: 3 });
+    expect(originalNames(selected)[0]).toBe('get-sum');
+    expect(selected[0]?.signals.dense).toBeUndefined();
+  });
+
+  it('works on an empty registry', async () => {
+    const registry = createToolRegistry();
+    const selector = selectorFor(registry);
+    await selector.ready();
+    expect(await selector.select('read a file')).toEqual([]);
+    expect(selector.tokenUsage([])).toMatchObject({ selectedTokens: 0, totalTokens: 0 });
+    registry.registerMany('memory', official.find((entry) => entry.server === 'memory')?.tools ?? []);
+    expect(originalNames(await selector.select('read the knowledge graph', { k: 1 }))).toEqual([
+      'read_graph',
+    ]);
+  });
+
+  it('answers a query of unknown words without NaN', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    const selected = await selector.select('qwxz vbnmt plokij', { k: 5 });
+    expect(selected).toEqual([]);
+    const mixed = await selector.select('zzzz sum', { k: 3 });
+    expect(mixed.every((item) => Number.isFinite(item.score))).toBe(true);
+    expect(originalNames(mixed)[0]).toBe('get-sum');
+  });
+
+  it('always includes discover_tools and boosts categories named in the context', async () => {
+    const registry = registryWithOfficialTools();
+    const selector = selectorFor(registry);
+    registry.register(createDiscoverToolsTool(selector));
+    const selected = await selector.select('add two numbers together', { k: 2 });
+    expect(selected.map((item) => item.name)).toContain('discover_tools');
+    expect(selected.find((item) => item.name === 'discover_tools')?.signals.alwaysIncluded).toBe(true);
+    expect(await selector.select('add numbers', { k: 2, alwaysInclude: [] })).toHaveLength(2);
+
+    const plain = await selector.select('search for nodes or files', { k: 3, alwaysInclude: [] });
+    const boosted = await selector.select('search for nodes or files', {
+      k: 3,
+      alwaysInclude: [],
+      context: [{ role: 'user', content: 'I am working in the filesystem today' }],
+    });
+    expect(boosted[0]?.tool.server).toBe('filesystem');
+    expect(boosted[0]?.signals.boost).toBeGreaterThan(0);
+    expect(plain.find((item) => item.signals.boost)).toBeUndefined();
+  });
+
+  it('accounts for the tokens of the selected tools against all tools', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    const selected = await selector.select('read a file', { k: 4 });
+    const usage = selector.tokenUsage(selected);
+    expect(usage.totalTools).toBe(36);
+    expect(usage.selectedTools).toBe(4);
+    expect(usage.selectedTokens).toBeGreaterThan(0);
+    expect(usage.totalTokens).toBeGreaterThan(usage.selectedTokens * 3);
+    expect(usage.savedTokens).toBe(usage.totalTokens - usage.selectedTokens);
+  });
+
+  it('rejects a non-string query with a clear error', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    await expect(selector.select(42 as unknown as string)).rejects.toThrow(/query must be a string/);
+  });
+});

@@ -1,0 +1,97 @@
+import type { Logger } from '@switchboard/core';
+import { SwitchboardError } from '@switchboard/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTransformersEmbedder } from '../src/index.js';
+import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
+
+const model = createFixtureModel();
+afterAll(() => model.cleanup());
+
+const cosine = (a: Float32Array, b: Float32Array) =>
+  a.reduce((sum, value, index) => sum + value * (b[index] as number), 0);
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const record = (first: unknown, message?: string) => {
+    lines.push(typeof first === 'string' ? first : (message ?? ''));
+  };
+  return { lines, debug: record, info: record, warn: record, error: record };
+}
+
+describe('createTransformersEmbedder', () => {
+  it('loads a local model and returns unit vectors that carry meaning', async () => {
+    const embedder = createFixtureEmbedder(model);
+    const info = await embedder.load();
+    expect(info).toEqual({ modelId: model.modelId, dimensions: 8, requestedModelId: model.modelId });
+    expect(embedder.specificationVersion).toBe('v1');
+    expect(embedder.dimensions).toBe(8);
+    const [folder, file, sum] = await embedder.embed([
+      'list the folder contents',
+      'read a file from disk',
+      'add two numbers',
+    ]);
+    expect(Math.hypot(...(folder as Float32Array))).toBeCloseTo(1, 5);
+    expect(cosine(folder as Float32Array, file as Float32Array)).toBeGreaterThan(0.9);
+    expect(cosine(folder as Float32Array, sum as Float32Array)).toBeLessThan(0.3);
+  });
+
+  it('embeds a text of only unknown words (or nothing) as a zero vector, never NaN', async () => {
+    const embedder = createFixtureEmbedder(model);
+    const vectors = await embedder.embed(['qwxz vbnmt', '', '!!!']);
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(8);
+      expect([...vector].every((value) => value === 0)).toBe(true);
+    }
+  });
+
+  it('embeds in batches, in order', async () => {
+    const embedder = createFixtureEmbedder(model, { batchSize: 2 });
+    const texts = ['file', 'sum', 'memory', 'echo', 'sleep'];
+    const batched = await embedder.embed(texts);
+    const single = await Promise.all(
+      texts.map(async (text) => (await embedder.embed([text]))[0] as Float32Array),
+    );
+    for (const [position, vector] of batched.entries()) {
+      expect(cosine(vector, single[position] as Float32Array)).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('honours an aborted signal', async () => {
+    const embedder = createFixtureEmbedder(model);
+    await expect(embedder.embed(['file'], { signal: AbortSignal.abort() })).rejects.toThrow();
+  });
+
+  it('falls back to a local model with one log line when the configured model cannot load', async () => {
+    const logger = recordingLogger();
+    const embedder = createTransformersEmbedder({
+      model: 'no-such-org/no-such-model',
+      allowRemote: false,
+      localModelPath: model.root,
+      fallback: { modelId: model.modelId, localModelPath: model.root },
+      logger,
+    });
+    const info = await embedder.load();
+    expect(info.modelId).toBe(model.modelId);
+    expect(info.requestedModelId).toBe('no-such-org/no-such-model');
+    expect(info.fallbackReason).toMatch(/not found|could not|locally/i);
+    expect(embedder.modelId).toBe(model.modelId);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]).toContain('no-such-org/no-such-model');
+    expect(logger.lines[0]).toContain(model.modelId);
+    const [vector] = await embedder.embed(['read a file']);
+    expect(vector).toHaveLength(8);
+    await embedder.load();
+    expect(logger.lines).toHaveLength(1);
+  });
+
+  it('fails with a clear error when neither the model nor a fallback can load', async () => {
+    const embedder = createTransformersEmbedder({
+      model: 'no-such-org/no-such-model',
+      allowRemote: false,
+      fallback: false,
+    });
+    const error = await embedder.load().catch((caught: unknown) => caught);
+    expect(SwitchboardError.hasCode(error, 'EMBEDDER_UNAVAILABLE')).toBe(true);
+    expect((error as Error).message).toContain('no-such-org/no-such-model');
+  });
+});
