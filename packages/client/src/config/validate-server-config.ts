@@ -250,7 +250,7 @@ export function validateServerEntry(
         } else if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
           local.issue(
             [...path, 'timeouts', key],
-            `expected a positive number of milliseconds, got ${describeType(value)}.`,
+            `expected a positive number of milliseconds, got ${typeof value === 'number' ? value : describeType(value)}.`,
           );
         } else {
           timeouts[key] = value;

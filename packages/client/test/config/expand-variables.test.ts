@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
 import { SwitchboardError } from '@switchboard/core';
 import { describe, expect, it } from 'vitest';
 import { expandServerConfig, expandVariables } from '../../src/config/expand-variables.js';
