@@ -1,2 +1,20 @@
-/** Public API of @switchboard/transports. Any new export added here becomes public API: use named exports, not wildcards. */
-export {};
+/**
+ * Public API of @switchboard/transports.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Node-only parts that need `child_process` live on the `@switchboard/transports/stdio` subpath.
+ */
+
+export type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+export type { CreateTransportOptions, TransportEntry, TransportType } from './create-transport.js';
+export { createTransport, isStdioTransport, resolveTransportType } from './create-transport.js';
+export { createInMemoryTransportPair } from './in-memory-transport.js';
+export type { SseTransportOptions } from './sse-transport.js';
+export { createSseTransport } from './sse-transport.js';
+export type { StdioExitInfo, StdioTransport, StdioTransportOptions } from './stdio-transport.js';
+export type {
+  StreamableHttpTransportOptions,
+  StreamReconnectionOptions,
+} from './streamable-http-transport.js';
+export { createStreamableHttpTransport } from './streamable-http-transport.js';
+export type { WebSocketTransportOptions } from './websocket-transport.js';
+export { createWebSocketTransport } from './websocket-transport.js';
