@@ -42,3 +42,11 @@ export type {
   ToolRegistryOptions,
 } from './tool-registry.js';
 export { createToolRegistry } from './tool-registry.js';
+export type {
+  ToolResultAttachment,
+  ToolResultParts,
+  ToolResultTruncation,
+  WrappedToolResult,
+  WrapToolResultOptions,
+} from './wrap-tool-result.js';
+export { defaultMaxOutputChars, formatByteSize, wrapToolResult } from './wrap-tool-result.js';
