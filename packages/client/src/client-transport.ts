@@ -19,6 +19,8 @@ export interface ClientTransportHandle {
   kind: 'stdio' | 'http' | 'sse' | 'ws';
   /** The last lines the server wrote to stderr (stdio only), already redacted. */
   stderrTail(): string[];
+  /** Process id of a stdio server while it runs. */
+  pid?: () => number | undefined;
   /** The transport to try instead when the first one is refused with a 4xx (Streamable HTTP → SSE). */
   fallback?: () => ClientTransportHandle;
 }
@@ -85,6 +87,7 @@ function createStdio(entry: ServerEntry, options: ClientTransportOptions): Clien
   return {
     transport,
     kind: 'stdio',
+    pid: () => transport.pid ?? undefined,
     stderrTail: () => (partial ? [...tail, options.redactor.redact(partial)] : [...tail]),
   };
 }

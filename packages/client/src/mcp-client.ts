@@ -70,9 +70,9 @@ export interface McpClientOptions {
   clientInfo?: Implementation;
   /** Where logs go. @default silentLogger */
   logger?: Logger;
-  /** Connect + `initialize` deadline. @default entry.timeouts.initializeMs ?? 30000 */
+  /** Connect + `initialize` deadline. @default entry.timeouts.connectMs ?? 30000 */
   initializeTimeoutMs?: number;
-  /** Default deadline of each request. @default entry.timeouts.requestMs ?? 60000 */
+  /** Default deadline of each request. @default entry.timeouts.callMs ?? 60000 */
   requestTimeoutMs?: number;
   /** Quiet period before refreshing tools after `notifications/tools/list_changed`. @default 100 */
   listChangedDebounceMs?: number;
@@ -120,6 +120,8 @@ export interface McpClient {
   readonly instructions: string | undefined;
   /** False once the connection closed. */
   readonly connected: boolean;
+  /** Process id of a stdio server (undefined for remote servers). */
+  readonly pid: number | undefined;
   /** The server's tools; cached, refreshed on `list_changed` or when `refresh` is set. */
   listTools(options?: { refresh?: boolean }): Promise<Tool[]>;
   /** Calls a tool by its name on the server. */
@@ -164,8 +166,8 @@ export async function createMcpClient(
   const logger = options.logger ?? silentLogger;
   const entry = isServerEntry(source) ? source : undefined;
   const redactor = createRedactor([...(entry ? collectSecrets(entry) : []), ...(options.secrets ?? [])]);
-  const initializeTimeoutMs = options.initializeTimeoutMs ?? entry?.timeouts?.initializeMs ?? 30_000;
-  const requestTimeoutMs = options.requestTimeoutMs ?? entry?.timeouts?.requestMs ?? 60_000;
+  const initializeTimeoutMs = options.initializeTimeoutMs ?? entry?.timeouts?.connectMs ?? 30_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? entry?.timeouts?.callMs ?? 60_000;
   const target = entry
     ? entry.command
       ? `"${entry.command}"`
@@ -392,6 +394,9 @@ async function tryConnect(
     get connected() {
       return connected;
     },
+    get pid() {
+      return handle.pid?.();
+    },
     listTools: (listOptions) => listTools(listOptions?.refresh === true),
     callTool(toolName, args = {}, callOptions = {}) {
       return sdk
@@ -512,8 +517,8 @@ function explainInitializeFailure(
   if (base.code === 'TIMEOUT') {
     const hint =
       handle.kind === 'stdio'
-        ? `Run ${settings.target} by hand to check it is an MCP server speaking stdio, or raise timeouts.initializeMs.`
-        : `Check ${settings.target} is an MCP endpoint, or raise timeouts.initializeMs.`;
+        ? `Run ${settings.target} by hand to check it is an MCP server speaking stdio, or raise timeouts.connectMs.`
+        : `Check ${settings.target} is an MCP endpoint, or raise timeouts.connectMs.`;
     return new SwitchboardError({
       code: 'TIMEOUT',
       message: settings.redactor.redact(

@@ -7,12 +7,12 @@
 /** How a server is reached. `http` is Streamable HTTP (with legacy SSE fallback when not forced). */
 export type ServerTransportType = 'stdio' | 'http' | 'streamable-http' | 'sse' | 'ws';
 
-/** Per-server timeouts. */
+/** Per-server timeouts in milliseconds (the config loader's `timeouts`). */
 export interface ServerTimeouts {
   /** Connect + `initialize`. @default 30000 */
-  initializeMs?: number;
+  connectMs?: number;
   /** Each request (tool call, list...). @default 60000 */
-  requestMs?: number;
+  callMs?: number;
 }
 
 /** One MCP server entry. */

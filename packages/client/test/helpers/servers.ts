@@ -113,3 +113,36 @@ export async function waitFor(
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** Pids of live processes whose environment contains `marker` (a unique value given in the entry's env). */
+export function processesWithEnvironment(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) continue;
+      if (/\) Z /.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue;
+      found.push(Number(entry));
+    } catch {
+      // Ended meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** A unique marker to put in a server's env. */
+export function uniqueMarker(): string {
+  return `sbtest-${process.pid}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** A logger that keeps every line (message and context) for assertions. */
+export function createRecordingLogger() {
+  const lines: string[] = [];
+  const method = (level: string) => (first: unknown, message?: string) => {
+    lines.push(`${level} ${typeof first === 'string' ? first : `${JSON.stringify(first)} ${message ?? ''}`}`);
+  };
+  return {
+    lines,
+    logger: { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') },
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * Many MCP servers at once: connect them in parallel, supervise each, and keep their tools —
+ * namespaced and ready to execute — in one core registry.
+ */
+
+import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createToolRegistry,
+  type Logger,
+  type RegisteredTool,
+  SwitchboardError,
+  silentLogger,
+  type ToolNamingOptions,
+  type ToolRegistry,
+} from '@switchboard/core';
+import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
+import type {
+  ElicitationHandler,
+  McpClient,
+  McpClientOptions,
+  RootsProvider,
+  SamplingHandler,
+} from './mcp-client.js';
+import { type ApproveCallback, type McpToolExecuteOptions, toToolInput } from './mcp-tool.js';
+import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
+import {
+  createServerConnection,
+  type ServerConnection,
+  type ServerStatus,
+  type SupervisionOptions,
+} from './server-connection.js';
+import type { ServerEntry } from './server-entry.js';
+
+/** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */
+export type McpServers = Record<string, ServerEntry> | { mcpServers: Record<string, ServerEntry> };
+
+/** Options of {@link connectMcp}. */
+export interface ConnectMcpOptions {
+  /** Registry to register tools in. @default a new registry */
+  registry?: ToolRegistry;
+  /** Naming of a registry created here (ignored when `registry` is given). @default core's default */
+  naming?: ToolNamingOptions;
+  /** A server that fails to connect: `'throw'` closes the rest and rejects; `'skip'` warns and keeps the rest. @default 'throw' */
+  onError?: 'throw' | 'skip';
+  /** Do not respawn dead servers in the background; reconnect on the next use instead. @default false */
+  lazy?: boolean;
+  /** Where logs go (pino-compatible). @default silentLogger */
+  logger?: Logger;
+  /** Asked before a tool whose approval policy says `ask`; without it such tools are refused with `APPROVAL_REQUIRED`. */
+  approve?: ApproveCallback;
+  /** Approval policy of servers whose config sets none. @default 'annotations' */
+  approval?: ApprovalSetting;
+  /** `execute` returns the raw `CallToolResult` instead of core's wrapped shape. @default false */
+  rawResults?: boolean;
+  /** Respawn, backoff and circuit-breaker settings. */
+  supervision?: SupervisionOptions;
+  /** How this client introduces itself. */
+  clientInfo?: McpClientOptions['clientInfo'];
+  /** Connect + initialize deadline per server (a server's `timeouts.connectMs` wins). @default 30000 */
+  initializeTimeoutMs?: number;
+  /** Default request deadline (a server's `timeouts.callMs` wins). @default 60000 */
+  requestTimeoutMs?: number;
+  /** Quiet period before refreshing tools after `list_changed`. @default 100 */
+  listChangedDebounceMs?: number;
+  /** Roots offered to every server. */
+  roots?: RootsProvider;
+  /** Sampling handler for every server. */
+  sampling?: SamplingHandler;
+  /** Elicitation handler for every server. */
+  elicitation?: ElicitationHandler;
+  /** Receives every server's log messages. */
+  onLog?: (server: string, message: LoggingMessageNotification['params']) => void;
+  /** Called after a server's tools changed in the registry. */
+  onToolsChanged?: (server: string, tools: RegisteredTool[]) => void;
+}
+
+/** What {@link connectMcp} returns. */
+export interface McpConnection {
+  /** Tools of the connected servers by public (namespaced) name; kept up to date. */
+  readonly tools: Readonly<Record<string, RegisteredTool>>;
+  /** The registry holding them (the one passed in, or a new one). */
+  readonly registry: ToolRegistry;
+  /** Names of the servers this connection manages (skipped ones included). */
+  readonly servers: string[];
+  /** Per server: state, last error, circuit breaker, respawns. */
+  status(): Record<string, ServerStatus>;
+  /** Calls, errors and latency percentiles per server and per tool. */
+  metrics(): McpMetrics;
+  /** The live client of a server (resources, prompts, completion...), if connected. */
+  client(server: string): McpClient | undefined;
+  /** Connects a server now if it is not (lazy, failed or skipped), and returns its client. */
+  connect(server: string): Promise<McpClient>;
+  /** Drops a server's session and connects again. */
+  reconnect(server: string): Promise<void>;
+  /** Re-reads tool lists (one server, or all). */
+  refreshTools(server?: string): Promise<void>;
+  /** Runs a tool by its public name. */
+  callTool(
+    publicName: string,
+    args?: Record<string, unknown>,
+    options?: McpToolExecuteOptions,
+  ): Promise<unknown>;
+  /** Closes every server and removes their tools from the registry. */
+  close(): Promise<void>;
+}
+
+function normaliseServers(servers: McpServers): Record<string, ServerEntry> {
+  const maybe = (servers as { mcpServers?: unknown }).mcpServers;
+  if (typeof maybe === 'object' && maybe !== null && !('command' in maybe) && !('url' in maybe)) {
+    return maybe as Record<string, ServerEntry>;
+  }
+  return servers as Record<string, ServerEntry>;
+}
+
+/** Connects many MCP servers in parallel and registers their tools. */
+export async function connectMcp(
+  servers: McpServers,
+  options: ConnectMcpOptions = {},
+): Promise<McpConnection> {
+  const logger = options.logger ?? silentLogger;
+  const registry =
+    options.registry ?? createToolRegistry({ ...(options.naming ? { naming: options.naming } : {}), logger });
+  const metrics = createMetricsRecorder();
+  const entries = Object.entries(normaliseServers(servers)).filter(([, entry]) => entry.enabled !== false);
+  for (const [name, entry] of entries) {
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      (typeof entry.command !== 'string' && typeof entry.url !== 'string')
+    ) {
+      throw new SwitchboardError({
+        code: 'CONFIG_INVALID',
+        message: `MCP server "${name}": needs "command" (a stdio server) or "url" (an HTTP server).`,
+        context: { server: name },
+      });
+    }
+  }
+
+  const tools: Record<string, RegisteredTool> = {};
+  const ours = new Set(entries.map(([name]) => name));
+  const unsubscribe = registry.subscribe((event) => {
+    if (!ours.has(event.tool.server)) return;
+    if (event.type === 'removed') delete tools[event.tool.name];
+    else {
+      if (event.type === 'updated') delete tools[event.previous.name];
+      tools[event.tool.name] = event.tool;
+    }
+  });
+
+  const connections = new Map<string, ServerConnection>();
+  const appliers = new Map<string, (tools: Tool[]) => void>();
+  for (const [name, entry] of entries) {
+    const steps = createCoreToolSteps({
+      approval: (entry.approval as ApprovalSetting | undefined) ?? options.approval ?? 'annotations',
+    });
+    let connection: ServerConnection | undefined;
+    const call = (tool: string, args: Record<string, unknown>, callOptions: object, retrySafe: boolean) =>
+      (connection as ServerConnection).callTool(tool, args, callOptions, retrySafe);
+    const applyTools = (list: Tool[]): void => {
+      const inputs = list.map((tool) =>
+        toToolInput(tool, {
+          server: name,
+          ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
+          call,
+          steps,
+          ...(options.approve ? { approve: options.approve } : {}),
+          metrics,
+          rawResults: options.rawResults === true,
+          publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
+        }),
+      );
+      registry.replaceServer(name, inputs);
+      options.onToolsChanged?.(name, registry.list({ server: name }));
+    };
+    const clientOptions: McpClientOptions = { logger };
+    if (options.clientInfo) clientOptions.clientInfo = options.clientInfo;
+    if (options.initializeTimeoutMs !== undefined)
+      clientOptions.initializeTimeoutMs = options.initializeTimeoutMs;
+    if (options.requestTimeoutMs !== undefined) clientOptions.requestTimeoutMs = options.requestTimeoutMs;
+    if (options.listChangedDebounceMs !== undefined)
+      clientOptions.listChangedDebounceMs = options.listChangedDebounceMs;
+    if (options.roots) clientOptions.roots = options.roots;
+    if (options.sampling) clientOptions.sampling = options.sampling;
+    if (options.elicitation) clientOptions.elicitation = options.elicitation;
+    if (options.onLog) {
+      const onLog = options.onLog;
+      clientOptions.onLog = (message) => onLog(name, message);
+    }
+    connection = createServerConnection({
+      name,
+      entry,
+      clientOptions,
+      logger,
+      supervision: { respawn: options.lazy !== true, ...options.supervision },
+      onTools: applyTools,
+      onGone: () => {
+        registry.unregisterServer(name);
+        options.onToolsChanged?.(name, []);
+      },
+    });
+    connections.set(name, connection);
+    appliers.set(name, applyTools);
+  }
+
+  const connectionOf = (server: string): ServerConnection => {
+    const connection = connections.get(server);
+    if (!connection) {
+      throw new SwitchboardError({
+        code: 'SERVER_NOT_FOUND',
+        message: `No MCP server named "${server}" in this connection; known: ${[...connections.keys()].join(', ') || 'none'}.`,
+        context: { server },
+      });
+    }
+    return connection;
+  };
+
+  const close = async (): Promise<void> => {
+    unsubscribe();
+    await Promise.all([...connections.values()].map((connection) => connection.close()));
+    for (const name of connections.keys()) registry.unregisterServer(name);
+    for (const key of Object.keys(tools)) delete tools[key];
+  };
+
+  const results = await Promise.allSettled(
+    [...connections.values()].map((connection) => connection.ensureConnected()),
+  );
+  const failures: Array<{ server: string; error: SwitchboardError }> = [];
+  results.forEach((result, index) => {
+    if (result.status === 'rejected') {
+      const server = entries[index]?.[0] ?? '?';
+      failures.push({ server, error: result.reason as SwitchboardError });
+    }
+  });
+  if (failures.length > 0) {
+    if (options.onError === 'skip') {
+      for (const { server, error } of failures) {
+        logger.warn({ server, code: error.code }, `skipping MCP server "${server}": ${error.message}`);
+      }
+    } else {
+      await close();
+      const [first] = failures;
+      if (failures.length === 1 && first) throw first.error;
+      throw new SwitchboardError({
+        code: 'CONNECTION_FAILED',
+        message: `${failures.length} of ${entries.length} MCP servers failed to connect:\n${failures
+          .map(({ server, error }) => `- ${server}: ${error.message}`)
+          .join('\n')}\nPass onError: 'skip' to keep the others.`,
+        context: { servers: failures.map(({ server, error }) => ({ server, code: error.code })) },
+        cause: first?.error,
+      });
+    }
+  }
+
+  return {
+    tools,
+    registry,
+    servers: [...connections.keys()],
+    status() {
+      const result: Record<string, ServerStatus> = {};
+      for (const [name, connection] of connections) result[name] = connection.status();
+      return result;
+    },
+    metrics: () => metrics.snapshot(),
+    client: (server) => connectionOf(server).client(),
+    connect: (server) => connectionOf(server).ensureConnected(),
+    async reconnect(server) {
+      await connectionOf(server).reconnect();
+    },
+    async refreshTools(server) {
+      const targets = server === undefined ? [...connections.values()] : [connectionOf(server)];
+      await Promise.all(
+        targets.map(async (connection) => {
+          const client = connection.client();
+          if (!client) return;
+          const list = await client.listTools({ refresh: true });
+          // The same path as list_changed, so the registry and `tools` stay in step.
+          appliers.get(connection.name)?.(list);
+        }),
+      );
+    },
+    async callTool(publicName, args = {}, callOptions = {}) {
+      const tool = registry.get(publicName);
+      if (!tool?.execute || !ours.has(tool.server)) {
+        throw new SwitchboardError({
+          code: 'TOOL_NOT_FOUND',
+          message: `No tool "${publicName}" from these MCP servers. Known tools: ${Object.keys(tools).slice(0, 20).join(', ')}${Object.keys(tools).length > 20 ? ', …' : ''}.`,
+          context: { tool: publicName },
+        });
+      }
+      return tool.execute(args, callOptions);
+    },
+    close,
+  };
+}

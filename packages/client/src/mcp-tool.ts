@@ -1,0 +1,187 @@
+/**
+ * Turns one MCP tool into a registry record whose `execute` validates the arguments, applies the
+ * approval policy, calls the server, records metrics and wraps the result. Everything that can be
+ * prepared once (counters, retry safety, the compiled validator) is, so a call does only the work
+ * that must happen per call.
+ */
+
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type RegisteredTool,
+  SwitchboardError,
+  type ToolExecuteOptions,
+  type ToolInput,
+} from '@switchboard/core';
+import type { CallToolOptions } from './mcp-client.js';
+import type { MetricsRecorder } from './metrics-recorder.js';
+import type { ArgumentCheck, ToolApproval, ToolSteps } from './tool-steps.js';
+
+/** What the `approve` callback is asked about. */
+export interface ApprovalPrompt {
+  /** Public (namespaced) name. */
+  name: string;
+  server: string;
+  /** Name on the server. */
+  originalName: string;
+  description: string;
+  annotations?: Tool['annotations'];
+  /** The arguments the call would send. */
+  args: Record<string, unknown>;
+  /** Why the policy asks. */
+  reason: string;
+}
+
+/** Asked before a tool whose policy says `ask` runs: `true` runs it, `false` refuses. */
+export type ApproveCallback = (prompt: ApprovalPrompt) => boolean | Promise<boolean>;
+
+/** Per-call options of a registered tool's `execute`. */
+export interface McpToolExecuteOptions extends ToolExecuteOptions {
+  /** Aborts the call; the server receives `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** Deadline of this call. */
+  timeoutMs?: number;
+  /** Receives progress notifications. */
+  onProgress?: CallToolOptions['onProgress'];
+  /** Each progress notification restarts the deadline. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard deadline even with progress. */
+  maxTotalTimeoutMs?: number;
+}
+
+/** Calls a tool on its server (with whatever supervision the caller adds). */
+export type ToolCaller = (
+  tool: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+  retrySafe: boolean,
+) => Promise<CallToolResult>;
+
+/** Options of {@link toToolInput}. */
+export interface ToolRecordOptions {
+  server: string;
+  /** Namespace prefix standing in for the server name. */
+  prefix?: string;
+  call: ToolCaller;
+  steps: ToolSteps;
+  approve?: ApproveCallback;
+  metrics: MetricsRecorder;
+  /** Return the raw `CallToolResult` instead of core's wrapped shape. @default false */
+  rawResults?: boolean;
+  /** The public name the registry gave this tool (for approval globs and messages). */
+  publicName(originalName: string): string | undefined;
+}
+
+/** True when re-running the tool after an unknown outcome cannot do harm. */
+export function isRetrySafe(annotations: Tool['annotations']): boolean {
+  return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+}
+
+/** The registry record of one MCP tool. */
+export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolInput, 'server'> {
+  const { server, steps, call, approve } = options;
+  const originalName = tool.name;
+  const counter = options.metrics.counter(server, originalName);
+  const retrySafe = isRetrySafe(tool.annotations);
+  const description = tool.description ?? '';
+  const inputSchema = tool.inputSchema as Record<string, unknown>;
+  let check: ArgumentCheck | undefined;
+  let approval: ToolApproval | undefined;
+  let publicName: string | undefined;
+
+  const ask = async (args: Record<string, unknown>, reason: string, name: string): Promise<void> => {
+    if (!approve) {
+      throw new SwitchboardError({
+        code: 'APPROVAL_REQUIRED',
+        message: `Tool "${name}" (server "${server}") needs approval (${reason}), and no approve callback was given. Pass \`approve\` to connectMcp, or allow the tool in the approval policy (approval: 'never', or an allow glob).`,
+        context: { server, tool: originalName, publicName: name },
+      });
+    }
+    const granted = await approve({
+      name,
+      server,
+      originalName,
+      description,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      args,
+      reason,
+    });
+    if (granted !== true) {
+      throw new SwitchboardError({
+        code: 'APPROVAL_DENIED',
+        message: `Tool "${name}" (server "${server}") was not approved; it did not run.`,
+        context: { server, tool: originalName, publicName: name },
+      });
+    }
+  };
+
+  const execute = async (args: Record<string, unknown> = {}, executeOptions: McpToolExecuteOptions = {}) => {
+    if (publicName === undefined) publicName = options.publicName(originalName) ?? originalName;
+    if (check === undefined)
+      check = steps.compileArgumentCheck({ name: publicName, server, originalName, inputSchema });
+    check(args);
+    if (approval === undefined) {
+      approval = steps.decideApproval({
+        name: publicName,
+        server,
+        originalName,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      });
+    }
+    if (approval.decision !== 'allow') {
+      if (approval.decision === 'deny') {
+        throw new SwitchboardError({
+          code: 'APPROVAL_DENIED',
+          message: `Tool "${publicName}" (server "${server}") is refused by the approval policy (${approval.reason}); it did not run.`,
+          context: { server, tool: originalName, publicName },
+        });
+      }
+      await ask(args, approval.reason, publicName);
+    }
+    const started = performance.now();
+    let result: CallToolResult;
+    try {
+      result = await call(originalName, args, callOptionsOf(executeOptions), retrySafe);
+    } catch (error) {
+      counter.record(performance.now() - started, true);
+      throw error;
+    }
+    counter.record(performance.now() - started, result.isError === true);
+    return options.rawResults ? result : steps.wrapResult(result, { name: publicName, server, originalName });
+  };
+
+  const record: Omit<ToolInput, 'server'> = {
+    name: originalName,
+    description,
+    inputSchema,
+    execute: execute as RegisteredTool['execute'] & {},
+  };
+  if (options.prefix !== undefined) record.prefix = options.prefix;
+  if (tool.title !== undefined) record.title = tool.title;
+  if (tool.outputSchema !== undefined) record.outputSchema = tool.outputSchema as Record<string, unknown>;
+  if (tool.annotations !== undefined) record.annotations = tool.annotations;
+  if (tool._meta !== undefined) record.meta = { _meta: tool._meta };
+  return record;
+}
+
+function callOptionsOf(options: McpToolExecuteOptions): CallToolOptions {
+  // The common case (no options) allocates nothing new.
+  if (
+    options.signal === undefined &&
+    options.timeoutMs === undefined &&
+    options.onProgress === undefined &&
+    options.maxTotalTimeoutMs === undefined &&
+    options.resetTimeoutOnProgress === undefined
+  ) {
+    return noOptions;
+  }
+  const result: CallToolOptions = {};
+  if (options.signal) result.signal = options.signal;
+  if (options.timeoutMs !== undefined) result.timeoutMs = options.timeoutMs;
+  if (options.onProgress) result.onProgress = options.onProgress;
+  if (options.resetTimeoutOnProgress !== undefined)
+    result.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+  if (options.maxTotalTimeoutMs !== undefined) result.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+  return result;
+}
+
+const noOptions: CallToolOptions = Object.freeze({});

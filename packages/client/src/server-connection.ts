@@ -1,0 +1,320 @@
+/**
+ * Supervision of one server: connects, notices when it dies, respawns it with exponential backoff
+ * and jitter, re-initializes an HTTP session the server forgot, retries a call that failed on the
+ * connection only when that is safe, and fails fast through a circuit breaker when the server keeps
+ * failing.
+ */
+
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type Logger, SwitchboardError } from '@switchboard/core';
+import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
+import { isConnectionError } from './client-error.js';
+import {
+  type CallToolOptions,
+  createMcpClient,
+  type McpClient,
+  type McpClientOptions,
+} from './mcp-client.js';
+import type { ServerEntry } from './server-entry.js';
+import { resolveTransportKind } from './server-entry.js';
+
+/** Lifecycle state of a server. */
+export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
+
+/** What `status()` tells about one server. */
+export interface ServerStatus {
+  state: ServerState;
+  /** How it is reached. */
+  transport: 'stdio' | 'http' | 'sse' | 'ws';
+  /** The last error (code and redacted message), if the last attempt failed. */
+  lastError?: { code: string; message: string; at: string };
+  /** Circuit breaker state: `open` means calls fail fast until `circuitRetryAt`. */
+  circuit: CircuitState;
+  /** When an open circuit lets the next trial through (ISO time). */
+  circuitRetryAt?: string;
+  /** Consecutive connection failures. */
+  consecutiveFailures: number;
+  /** How many times the server was respawned (or reconnected) after dying. */
+  respawns: number;
+  /** Number of tools the server currently offers. */
+  toolCount: number;
+  /** Server name and version from `initialize`. */
+  serverInfo?: { name: string; version: string };
+}
+
+/** Supervision settings. */
+export interface SupervisionOptions {
+  /** Respawn (or reconnect) a server that died, in the background. `false` waits for the next use. @default true */
+  respawn?: boolean;
+  /** First respawn delay; doubles each attempt, plus up to 50 % jitter. @default 3000 */
+  baseDelayMs?: number;
+  /** Respawn attempts before giving up (the next use tries again). @default 5 */
+  maxAttempts?: number;
+  /** Consecutive connection failures that open the circuit breaker. @default 5 */
+  failureThreshold?: number;
+  /** How long an open circuit waits before letting one trial through. @default 30000 */
+  cooldownMs?: number;
+}
+
+/** Options of {@link createServerConnection}. */
+export interface ServerConnectionOptions {
+  name: string;
+  entry: ServerEntry;
+  clientOptions: McpClientOptions;
+  logger: Logger;
+  supervision: SupervisionOptions;
+  /** The server's tool list, after every (re)connect and `list_changed`. */
+  onTools(tools: Tool[]): void;
+  /** The server is gone for good (gave up respawning, or closed). */
+  onGone(): void;
+}
+
+/** One supervised server. */
+export interface ServerConnection {
+  readonly name: string;
+  status(): ServerStatus;
+  /** The current client, if connected. */
+  client(): McpClient | undefined;
+  /** Connects now (or returns the current client); rejects with the connection error. */
+  ensureConnected(): Promise<McpClient>;
+  /** Calls a tool, reconnecting and retrying once on a connection failure when `retrySafe` (or when the request never ran). */
+  callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+    retrySafe: boolean,
+  ): Promise<CallToolResult>;
+  /** Drops the current session and connects again. */
+  reconnect(): Promise<McpClient>;
+  close(): Promise<void>;
+}
+
+/** Creates the supervisor of one server (not connected yet: call `ensureConnected`). */
+export function createServerConnection(options: ServerConnectionOptions): ServerConnection {
+  const { name, logger } = options;
+  const baseDelayMs = options.supervision.baseDelayMs ?? 3000;
+  const maxAttempts = options.supervision.maxAttempts ?? 5;
+  const respawn = options.supervision.respawn ?? true;
+  const breaker = createCircuitBreaker({
+    ...(options.supervision.failureThreshold === undefined
+      ? {}
+      : { failureThreshold: options.supervision.failureThreshold }),
+    ...(options.supervision.cooldownMs === undefined ? {} : { cooldownMs: options.supervision.cooldownMs }),
+  });
+  const transport = resolveTransportKind(options.entry);
+
+  let state: ServerState = 'idle';
+  let current: McpClient | undefined;
+  let pending: Promise<McpClient> | undefined;
+  let lastError: ServerStatus['lastError'];
+  let respawns = 0;
+  let attempts = 0;
+  let respawnTimer: NodeJS.Timeout | undefined;
+  let releaseRespawn: ((client: Promise<McpClient>) => void) | undefined;
+  let toolCount = 0;
+  let closed = false;
+  let hadSession = false;
+
+  const fail = (error: SwitchboardError): void => {
+    lastError = { code: error.code, message: error.message, at: new Date().toISOString() };
+    state = error.code === 'NEEDS_AUTH' ? 'needs-auth' : 'failed';
+  };
+
+  const connectOnce = async (): Promise<McpClient> => {
+    state = 'connecting';
+    let client: McpClient;
+    try {
+      client = await createMcpClient(name, options.entry, options.clientOptions);
+    } catch (error) {
+      const failure = asError(error, name);
+      if (isConnectionError(failure) || failure.code === 'TIMEOUT') breaker.recordFailure();
+      fail(failure);
+      throw failure;
+    }
+    if (closed) {
+      await client.close();
+      throw closedError(name);
+    }
+    breaker.recordSuccess();
+    attempts = 0;
+    current = client;
+    state = 'connected';
+    lastError = undefined;
+    if (hadSession) respawns++;
+    hadSession = true;
+    client.onToolsChanged((tools) => {
+      toolCount = tools.length;
+      options.onTools(tools);
+    });
+    client.onClose((error) => {
+      if (current !== client) return;
+      current = undefined;
+      breaker.recordFailure();
+      fail(error);
+      if (!closed && respawn) scheduleRespawn();
+    });
+    try {
+      const tools = await client.listTools();
+      toolCount = tools.length;
+      options.onTools(tools);
+    } catch (error) {
+      // A server that connects but cannot list tools is still usable for resources and prompts.
+      logger.warn({ server: name }, `listing tools failed: ${asError(error, name).message}`);
+    }
+    return client;
+  };
+
+  const connect = (): Promise<McpClient> => {
+    if (!pending) {
+      pending = connectOnce().finally(() => {
+        pending = undefined;
+      });
+    }
+    return pending;
+  };
+
+  const scheduleRespawn = (): void => {
+    if (respawnTimer || closed) return;
+    attempts++;
+    if (attempts > maxAttempts) {
+      logger.error({ server: name, attempts: maxAttempts }, 'giving up respawning; the next use tries again');
+      attempts = 0;
+      toolCount = 0;
+      options.onGone();
+      return;
+    }
+    const delay = computeBackoffDelay(attempts, baseDelayMs);
+    logger.warn({ server: name, attempt: attempts, delayMs: delay }, 'server died; respawning');
+    // Callers arriving meanwhile wait for this attempt instead of starting their own.
+    pending = new Promise<McpClient>((resolve) => {
+      releaseRespawn = resolve;
+    });
+    const release = releaseRespawn as (client: Promise<McpClient>) => void;
+    const waiting = pending;
+    state = 'connecting';
+    respawnTimer = setTimeout(() => {
+      respawnTimer = undefined;
+      releaseRespawn = undefined;
+      const attempt = connectOnce();
+      release(attempt);
+      attempt.then(
+        () => {
+          if (pending === waiting) pending = undefined;
+        },
+        () => {
+          if (pending === waiting) pending = undefined;
+          scheduleRespawn();
+        },
+      );
+    }, delay);
+    waiting.catch(() => {});
+  };
+
+  const ensureConnected = async (): Promise<McpClient> => {
+    if (closed) throw closedError(name);
+    if (current?.connected) return current;
+    if (pending) return pending;
+    if (!breaker.allow()) {
+      const retryAt = breaker.retryAt === undefined ? 'soon' : new Date(breaker.retryAt).toISOString();
+      throw new SwitchboardError({
+        code: 'CIRCUIT_OPEN',
+        message: `MCP server "${name}" failed ${breaker.consecutiveFailures} times in a row; calls fail fast until ${retryAt}. Last error: ${lastError?.message ?? 'unknown'}`,
+        context: { server: name, retryAt, lastError: lastError?.code },
+      });
+    }
+    return connect();
+  };
+
+  const reconnect = async (): Promise<McpClient> => {
+    const previous = current;
+    current = undefined;
+    if (previous) await previous.close();
+    return ensureConnected();
+  };
+
+  return {
+    name,
+    status() {
+      const status: ServerStatus = {
+        state,
+        transport,
+        circuit: breaker.state,
+        consecutiveFailures: breaker.consecutiveFailures,
+        respawns,
+        toolCount,
+      };
+      if (lastError) status.lastError = lastError;
+      if (breaker.retryAt !== undefined && breaker.state === 'open') {
+        status.circuitRetryAt = new Date(breaker.retryAt).toISOString();
+      }
+      const info = current?.serverInfo;
+      if (info) status.serverInfo = { name: info.name, version: info.version };
+      return status;
+    },
+    client: () => current,
+    ensureConnected,
+    reconnect,
+    async callTool(tool, args, callOptions, retrySafe) {
+      const client = await ensureConnected();
+      try {
+        return await client.callTool(tool, args, callOptions);
+      } catch (error) {
+        if (!isConnectionError(error) || closed) throw error;
+        const failure = error as SwitchboardError;
+        // A 404 for the session means the server never ran the request: re-initialize and retry.
+        const neverRan = failure.code === 'SESSION_EXPIRED';
+        if (neverRan) {
+          logger.info({ server: name }, 'session expired (HTTP 404); re-initializing');
+          if (current === client) {
+            current = undefined;
+            await client.close();
+          }
+        }
+        if (!neverRan && !retrySafe) {
+          throw new SwitchboardError({
+            code: failure.code,
+            message: `${failure.message} The call was not retried: tool "${tool}" is not annotated read-only or idempotent, so it may have run already. Check its effect before calling it again.`,
+            context: { ...failure.context, retried: false },
+            cause: failure,
+          });
+        }
+        if (callOptions.signal?.aborted) throw error;
+        logger.info({ server: name, tool }, 'retrying once after reconnecting');
+        const fresh = await ensureConnected();
+        return fresh.callTool(tool, args, callOptions);
+      }
+    },
+    async close() {
+      closed = true;
+      if (respawnTimer) clearTimeout(respawnTimer);
+      respawnTimer = undefined;
+      releaseRespawn?.(Promise.reject(closedError(name)));
+      releaseRespawn = undefined;
+      const client = current;
+      current = undefined;
+      if (client) await client.close();
+      // A connect in flight closes its own client when it sees `closed`.
+      await pending?.catch(() => {});
+      state = 'idle';
+      toolCount = 0;
+    },
+  };
+}
+
+function asError(error: unknown, server: string): SwitchboardError {
+  if (SwitchboardError.isInstance(error)) return error;
+  return new SwitchboardError({
+    code: 'CONNECTION_FAILED',
+    message: `MCP server "${server}": ${error instanceof Error ? error.message : String(error)}`,
+    context: { server },
+    cause: error,
+  });
+}
+
+function closedError(server: string): SwitchboardError {
+  return new SwitchboardError({
+    code: 'CLIENT_CLOSED',
+    message: `MCP server "${server}" was closed; create a new connection to use it again.`,
+    context: { server },
+  });
+}
