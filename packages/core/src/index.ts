@@ -23,6 +23,24 @@ export type {
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type { CheckToolSchemaOptions, SchemaProblem } from './schema/check-tool-schema.js';
+export { checkToolName, checkToolSchema } from './schema/check-tool-schema.js';
+export type { ConvertibleTool } from './schema/convertible-tool.js';
+export type { ConversionResult, LossyChange, LossyChangeKind } from './schema/lossy-change.js';
+export type { NormalizeSchemaOptions } from './schema/normalize-schema.js';
+export { normalizeSchema } from './schema/normalize-schema.js';
+export type { OpenAIStrictLimits, SchemaTarget } from './schema/provider-schema-rules.js';
+export { openAIStrictLimits } from './schema/provider-schema-rules.js';
+export { removeStrictModeNulls } from './schema/remove-strict-mode-nulls.js';
+export type { AnthropicTool } from './schema/to-anthropic-tool.js';
+export { toAnthropicTool } from './schema/to-anthropic-tool.js';
+export type { FlatParameter, FlatParameters } from './schema/to-flat-parameters.js';
+export { toFlatParameters } from './schema/to-flat-parameters.js';
+export type { GeminiFunctionDeclaration } from './schema/to-gemini-function.js';
+export { toGeminiFunction } from './schema/to-gemini-function.js';
+export type { OpenAIFunctionTool, ToOpenAIToolOptions } from './schema/to-openai-tool.js';
+export { toOpenAITool } from './schema/to-openai-tool.js';
+export { toZodSchema } from './schema/to-zod-schema.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
 export { SwitchboardError } from './switchboard-error.js';
 export type {
@@ -42,6 +60,16 @@ export type {
   ToolRegistryOptions,
 } from './tool-registry.js';
 export { createToolRegistry } from './tool-registry.js';
+export type {
+  ArgumentValidationResult,
+  ArgumentValidator,
+  ArgumentValidatorOptions,
+  ArgumentValidatorStats,
+  SchemaDialect,
+  ValidatableTool,
+} from './validation/argument-validator.js';
+export { createArgumentValidator, schemaDialect } from './validation/argument-validator.js';
+export type { ValidationProblem } from './validation/validation-problem.js';
 export type {
   ToolResultAttachment,
   ToolResultParts,
