@@ -15,23 +15,61 @@ export interface TokenizeOptions {
   keepStopWords?: boolean;
 }
 
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const OTHER_WORD = 4;
+const wordCharacter = /[\p{L}\p{N}]/u;
+
+function kind(code: number, character: string): number {
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code < 128) return 0;
+  return wordCharacter.test(character) ? OTHER_WORD : 0;
+}
+
 /**
  * Lower-case terms of `text`: splits on anything not a letter or digit, and inside words on case
  * changes (`readFile`, `HTTPServer`) and letter/digit boundaries; strips a plural `s`.
+ * One pass over the characters, no regular expressions for ASCII: indexing thousands of tools and
+ * every query goes through here.
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const terms: string[] = [];
-  const spaced = text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([a-zA-Z])([0-9])/g, '$1 $2')
-    .replace(/([0-9])([a-zA-Z])/g, '$1 $2')
-    .toLowerCase();
-  for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length === 0) continue;
-    if (!options.keepStopWords && stopWords.has(raw)) continue;
-    terms.push(stem(raw));
+  const length = text.length;
+  let start = -1;
+  let previous = 0;
+  const emit = (end: number) => {
+    const raw = text.slice(start, end).toLowerCase();
+    if (options.keepStopWords || !stopWords.has(raw)) terms.push(stem(raw));
+  };
+  for (let index = 0; index < length; index++) {
+    const character = text[index] as string;
+    const current = kind(text.charCodeAt(index), character);
+    if (current === 0) {
+      if (start !== -1) emit(index);
+      start = -1;
+      previous = 0;
+      continue;
+    }
+    if (start !== -1) {
+      const letterDigitBoundary = (current === DIGIT) !== (previous === DIGIT);
+      const camelBoundary = current === UPPER && previous === LOWER;
+      // "HTTPServer": the last capital of a run starts the next word when a lower-case letter follows.
+      const acronymBoundary =
+        current === UPPER &&
+        previous === UPPER &&
+        index + 1 < length &&
+        kind(text.charCodeAt(index + 1), text[index + 1] as string) === LOWER;
+      if (letterDigitBoundary || camelBoundary || acronymBoundary) {
+        emit(index);
+        start = index;
+      }
+    } else start = index;
+    previous = current;
   }
+  if (start !== -1) emit(length);
   return terms;
 }
 

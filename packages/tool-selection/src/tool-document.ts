@@ -2,7 +2,6 @@
  * The text a tool is searched by. One function builds it for both indexes and for the content hash,
  * so that any change a user could search for also triggers re-embedding.
  */
-import { createHash } from 'node:crypto';
 import type { JsonSchema, RegisteredTool } from '@switchboard/core';
 
 /** The parts of a tool that selection reads. `RegisteredTool` satisfies it. */
@@ -86,20 +85,26 @@ export function toEmbeddingText(document: ToolDocument): string {
   return [head, document.parameters.slice(0, 200), document.server.slice(0, 200)].filter(Boolean).join('. ');
 }
 
+// cyrb53: a fast, well-mixed 53-bit string hash. Not cryptographic, and it need not be: it only tells
+// whether a tool's text changed since its vector was stored. Two seeds give 106 bits, which puts an
+// accidental collision between two versions of one tool out of reach.
+function cyrb53(text: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
 /** Content hash of a tool document: equal hashes mean the stored embedding is still right. */
 export function hashToolDocument(document: ToolDocument): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([
-        document.name,
-        document.title,
-        document.description,
-        document.parameters,
-        document.server,
-      ]),
-    )
-    .digest('base64url')
-    .slice(0, 22);
+  const text = `${document.name}\u0000${document.title}\u0000${document.description}\u0000${document.parameters}\u0000${document.server}`;
+  return `${cyrb53(text, 1).toString(36)}.${cyrb53(text, 2).toString(36)}`;
 }
 
 /** Categories of a tool used by context boosting: its server and any `meta.category`/`meta.categories`. */

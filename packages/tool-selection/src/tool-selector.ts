@@ -328,7 +328,12 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       dense = index.search(vector, { limit: candidates });
     }
     const lexicalHits: RankedHit[] = signals === 'dense' ? [] : lexical.search(query, { limit: candidates });
-    const fused: FusedHit[] = fuseRankings(dense, lexicalHits, fusion);
+    // The threshold is a fusion rule: a single-signal ranking is reported as it is.
+    const fused: FusedHit[] = fuseRankings(
+      dense,
+      lexicalHits,
+      signals === 'hybrid' ? fusion : { ...fusion, denseThreshold: Number.NEGATIVE_INFINITY },
+    );
 
     const tokens = contextTokens(selectOptions.context);
     const boost = selectOptions.categoryBoost ?? 0.1;

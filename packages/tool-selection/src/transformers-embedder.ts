@@ -48,10 +48,55 @@ export interface TransformersEmbedder extends Embedder {
   info(): EmbedderInfo | undefined;
 }
 
-type Extractor = (
-  texts: string | string[],
-  options: { pooling: 'mean'; normalize: boolean },
-) => Promise<{ data: Float32Array; dims: number[] }>;
+interface TensorLike {
+  data: ArrayLike<number | bigint>;
+  dims: number[];
+}
+
+/** The parts of a transformers.js feature-extraction pipeline this embedder drives directly. */
+interface Extractor {
+  tokenizer: (
+    texts: string[],
+    options: { padding: boolean; truncation: boolean },
+  ) => Record<string, TensorLike>;
+  model: (inputs: Record<string, TensorLike>) => Promise<Record<string, TensorLike | undefined>>;
+}
+
+/**
+ * Tokenise, run, mean-pool over the attention mask, normalise. Done here rather than through the
+ * pipeline's `__call__` because its generic tensor code costs more than the model itself for a
+ * static embedding model, and its normalisation turns an all-unknown-words text into NaN.
+ */
+async function runExtractor(
+  extractor: Extractor,
+  texts: string[],
+): Promise<{ vectors: Float32Array[]; dimensions: number }> {
+  const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+  const outputs = await extractor.model(inputs);
+  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+  if (hidden?.dims.length !== 3) {
+    throw new Error('the model has no last_hidden_state output of shape [batch, tokens, dimensions]');
+  }
+  const [batch = 0, tokens = 0, dimensions = 0] = hidden.dims;
+  const data = hidden.data as Float32Array;
+  const mask = inputs.attention_mask?.data;
+  const vectors: Float32Array[] = [];
+  for (let row = 0; row < batch; row++) {
+    const vector = new Float32Array(dimensions);
+    let count = 0;
+    for (let token = 0; token < tokens; token++) {
+      if (mask && Number(mask[row * tokens + token]) === 0) continue;
+      count++;
+      const offset = (row * tokens + token) * dimensions;
+      for (let dimension = 0; dimension < dimensions; dimension++) {
+        vector[dimension] = (vector[dimension] as number) + (data[offset + dimension] as number);
+      }
+    }
+    // Mean then normalise equals normalising the sum: the division by `count` is skipped.
+    vectors.push(normalizeInPlace(count > 0 ? vector : vector.fill(0)));
+  }
+  return { vectors, dimensions };
+}
 
 type Backend =
   | { kind: 'pipeline'; extractor: Extractor; dimensions: number }
@@ -87,8 +132,7 @@ async function loadPipeline(settings: {
         quantized: settings.quantized,
       })) as unknown as Extractor;
       // One probe tells the width, whatever the model's config says.
-      const probe = await extractor(['probe'], { pooling: 'mean', normalize: false });
-      const dimensions = probe.dims[probe.dims.length - 1] ?? 0;
+      const { dimensions } = await runExtractor(extractor, ['probe']);
       if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
       return { extractor, dimensions };
     } finally {
@@ -218,11 +262,9 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     for (let start = 0; start < texts.length; start += batchSize) {
       embedOptions.signal?.throwIfAborted();
       const batch = texts.slice(start, start + batchSize) as string[];
-      const output = await current.extractor(batch, { pooling: 'mean', normalize: false });
-      const width = current.dimensions;
-      for (let row = 0; row < batch.length; row++) {
-        vectors.push(normalizeInPlace(output.data.slice(row * width, (row + 1) * width)));
-      }
+      if (batch.length === 0) continue;
+      const output = await runExtractor(current.extractor, batch);
+      vectors.push(...output.vectors);
     }
     return vectors;
   }

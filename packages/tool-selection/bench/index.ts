@@ -1,0 +1,341 @@
+/**
+ * Tool-selection bench: quality (Recall@1/5/8, MRR, nDCG@10) of bm25, dense and hybrid rankings over
+ * every query of a dataset; select() latency at several scales, query embedding included, against a
+ * brute-force baseline measured in the same run; cold build and warm restart of the persisted index.
+ *
+ *   pnpm --filter @switchboard/tool-selection bench --data DIR [--json] [--scale 200,1000,10000]
+ *     [--model ID --model-path DIR] [--method score|rrf] [--dense-weight W] [--threshold T]
+ *     [--candidates N] [--latency-queries N] [--tune]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RegisteredTool, ToolRegistry } from '@switchboard/core';
+import { createToolRegistry } from '@switchboard/core';
+import type { Embedder, FusionOptions, SelectionSignals } from '../src/index.js';
+import {
+  createToolSelector,
+  createTransformersEmbedder,
+  fuseRankings,
+  toEmbeddingText,
+  toToolDocument,
+} from '../src/index.js';
+import type { DatasetTool } from './dataset.js';
+import { loadDataset } from './dataset.js';
+import type { Quality } from './metrics.js';
+import { createQualityAccumulator, percentiles } from './metrics.js';
+import { syntheticTools } from './synthetic-tools.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string', default: resolve(import.meta.dirname, '../../../../shared/bench/metatool') },
+    json: { type: 'boolean', default: false },
+    scale: { type: 'string', default: '200,1000,10000' },
+    model: { type: 'string' },
+    'model-path': { type: 'string' },
+    quantized: { type: 'boolean', default: false },
+    method: { type: 'string' },
+    'dense-weight': { type: 'string' },
+    threshold: { type: 'string' },
+    candidates: { type: 'string' },
+    'latency-queries': { type: 'string', default: '1000' },
+    tune: { type: 'boolean', default: false },
+  },
+});
+
+const log = (line: string) => {
+  if (!args.json) process.stdout.write(`${line}\n`);
+  else process.stderr.write(`${line}\n`);
+};
+
+async function defaultOfflineModel(): Promise<
+  { modelId: string; localModelPath: string; quantized?: boolean } | undefined
+> {
+  const path = '../src/offline-model.js';
+  try {
+    const module = (await import(path)) as Record<string, unknown>;
+    const resolver = Object.values(module).find(
+      (value) => typeof value === 'function' && /offline/i.test((value as () => unknown).name),
+    );
+    const result = typeof resolver === 'function' ? (resolver as () => unknown)() : undefined;
+    return result as Awaited<ReturnType<typeof defaultOfflineModel>>;
+  } catch {
+    return undefined;
+  }
+}
+
+async function createBenchEmbedder(): Promise<
+  Embedder & { load(): Promise<import('../src/index.js').EmbedderInfo> }
+> {
+  if (args.model && args['model-path']) {
+    return createTransformersEmbedder({
+      model: args.model,
+      localModelPath: args['model-path'],
+      allowRemote: false,
+      quantized: args.quantized,
+      fallback: false,
+    });
+  }
+  const offline = await defaultOfflineModel();
+  return createTransformersEmbedder({
+    ...(args.model ? { model: args.model } : {}),
+    ...(offline ? { fallback: offline } : {}),
+    ...(offline && !args.model
+      ? {
+          model: offline.modelId,
+          localModelPath: offline.localModelPath,
+          allowRemote: false,
+          quantized: offline.quantized ?? false,
+        }
+      : {}),
+  });
+}
+
+function fusionFromArgs(): FusionOptions {
+  return {
+    ...(args.method ? { method: args.method as 'score' | 'rrf' } : {}),
+    ...(args['dense-weight'] ? { denseWeight: Number(args['dense-weight']) } : {}),
+    ...(args.threshold ? { denseThreshold: Number(args.threshold) } : {}),
+    ...(args.candidates ? { candidates: Number(args.candidates) } : {}),
+  };
+}
+
+function registryOf(tools: readonly DatasetTool[]): ToolRegistry {
+  const registry = createToolRegistry();
+  for (const tool of tools) {
+    registry.register({
+      server: tool.server ?? 'dataset',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema ?? { type: 'object' },
+      ...(tool.server_description ? { meta: { serverDescription: tool.server_description } } : {}),
+    });
+  }
+  return registry;
+}
+
+function toolsAtScale(tools: readonly DatasetTool[], scale: number): DatasetTool[] {
+  if (scale <= tools.length) return tools.slice(0, scale);
+  return [...tools, ...syntheticTools(scale - tools.length)];
+}
+
+function everyNth<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, index) => items[Math.floor(index * step)] as T);
+}
+
+async function main(): Promise<void> {
+  const dataset = loadDataset(args.data as string);
+  const scales = (args.scale as string)
+    .split(',')
+    .map((value) => Number.parseInt(value, 10))
+    .filter((value) => value > 0);
+  const fusion = fusionFromArgs();
+  const embedder = await createBenchEmbedder();
+  const modelStart = performance.now();
+  const embedderInfo = await embedder.load();
+  const modelLoadMs = performance.now() - modelStart;
+  log(`dataset ${dataset.name}: ${dataset.tools.length} tools, ${dataset.queries.length} queries`);
+  log(
+    `embedder ${embedderInfo.modelId} (${embedderInfo.dimensions} dims${embedderInfo.fallbackReason ? `, fallback: ${embedderInfo.fallbackReason}` : ''}), loaded in ${modelLoadMs.toFixed(0)} ms`,
+  );
+
+  // --- quality over every query ---
+  const registry = registryOf(dataset.tools);
+  // The cache holds every query: dense and hybrid rankings share one batched embedding pass.
+  const queries = dataset.queries.map((item) => item.query);
+  const selector = createToolSelector({ registry, embedder, fusion, queryCacheSize: queries.length + 1 });
+  await selector.ready();
+  const embedStart = performance.now();
+  await selector.selectMany(queries, { k: 1, alwaysInclude: [], signals: 'dense' });
+  const embedMs = performance.now() - embedStart;
+  log(
+    `embedded ${queries.length} queries in ${(embedMs / 1000).toFixed(1)} s (${((embedMs / queries.length) * 1000).toFixed(0)} µs each, batched)`,
+  );
+
+  const quality: Record<'bm25' | 'dense' | 'hybrid', Quality> = {} as never;
+  const rankings: Record<string, RegisteredTool[][]> = {};
+  const qualityStart = performance.now();
+  for (const [label, signals] of [
+    ['bm25', 'lexical'],
+    ['dense', 'dense'],
+    ['hybrid', 'hybrid'],
+  ] as const) {
+    const accumulator = createQualityAccumulator();
+    const results = await selector.selectMany(queries, {
+      k: 64,
+      alwaysInclude: [],
+      signals: signals as SelectionSignals,
+    });
+    results.forEach((selected, position) => {
+      accumulator.add(
+        selected.map((item) => item.tool.originalName),
+        (dataset.queries[position] as { expected: string[] }).expected,
+      );
+    });
+    quality[label] = accumulator.result();
+    if (args.tune && signals !== 'hybrid')
+      rankings[signals] = results.map((selected) => selected.map((item) => item.tool));
+    if (args.tune && signals !== 'hybrid') {
+      rankings[`${signals}:scores`] = results.map((selected) =>
+        selected.map(
+          (item) =>
+            ({
+              ...item.tool,
+              score:
+                signals === 'dense' ? (item.signals.dense?.score ?? 0) : (item.signals.lexical?.score ?? 0),
+            }) as never,
+        ),
+      );
+    }
+  }
+  log(
+    `quality over all ${queries.length} queries in ${((performance.now() - qualityStart) / 1000).toFixed(1)} s (3 rankings)`,
+  );
+  log('signal   R@1    R@5    R@8    MRR    nDCG@10');
+  for (const [label, figures] of Object.entries(quality)) {
+    log(
+      `${label.padEnd(8)} ${[figures.recall1, figures.recall5, figures.recall8, figures.mrr, figures.ndcg10].map((value) => value.toFixed(1).padStart(5)).join('  ')}`,
+    );
+  }
+  if (args.tune) tune(dataset.queries, rankings);
+  await selector.close();
+
+  // --- latency and build at each scale ---
+  const latency: Record<string, { p50Ms: number; p95Ms: number }> = {};
+  let build = { coldMs: 0, warmMs: 0 };
+  const latencyQueries = everyNth(queries, Number(args['latency-queries']));
+  log(
+    `\nselect() latency, k = 8, query embedding included (no query cache), ${latencyQueries.length} distinct queries`,
+  );
+  log(
+    'tools    select p50   p95     | baseline p50  p95   (brute-force: embed + exact cosine over all + sort) | cold build  warm restart',
+  );
+  for (const scale of scales) {
+    const tools = toolsAtScale(dataset.tools, scale);
+    const persistDir = mkdtempSync(join(tmpdir(), 'tool-selection-bench-'));
+    try {
+      const scaleRegistry = registryOf(tools);
+      const coldStart = performance.now();
+      const cold = createToolSelector({ registry: scaleRegistry, embedder, fusion, index: { persistDir } });
+      await cold.ready();
+      const coldMs = performance.now() - coldStart;
+      await cold.close();
+
+      const warmStart = performance.now();
+      const warm = createToolSelector({
+        registry: scaleRegistry,
+        embedder,
+        fusion,
+        index: { persistDir },
+        queryCacheSize: 0,
+      });
+      await warm.ready();
+      const warmMs = performance.now() - warmStart;
+      if (warm.info().embeddings.computed !== 0)
+        throw new Error(`warm restart re-embedded ${warm.info().embeddings.computed} tools`);
+
+      for (const query of latencyQueries.slice(0, 50)) await warm.select(query);
+      const durations: number[] = [];
+      for (const query of latencyQueries) {
+        const start = performance.now();
+        await warm.select(query);
+        durations.push(performance.now() - start);
+      }
+      latency[String(scale)] = percentiles(durations);
+      await warm.close();
+
+      // Baseline: what a selector without an index does — embed the query, score every tool, sort.
+      const vectors = await embedder.embed(tools.map((tool) => toEmbeddingText(toToolDocument(tool))));
+      const baseline: number[] = [];
+      for (const query of latencyQueries) {
+        const start = performance.now();
+        const [vector] = await embedder.embed([query]);
+        const scores = vectors.map((tool, index) => {
+          let sum = 0;
+          for (let dimension = 0; dimension < tool.length; dimension++)
+            sum += (tool[dimension] as number) * ((vector as Float32Array)[dimension] as number);
+          return { index, sum };
+        });
+        scores.sort((a, b) => b.sum - a.sum).slice(0, 8);
+        baseline.push(performance.now() - start);
+      }
+      const base = percentiles(baseline);
+      const own = latency[String(scale)] as { p50Ms: number; p95Ms: number };
+      log(
+        `${String(scale).padEnd(8)} ${own.p50Ms.toFixed(3).padStart(7)} ms ${own.p95Ms.toFixed(3).padStart(7)} ms | ${base.p50Ms.toFixed(3).padStart(7)} ms ${base.p95Ms.toFixed(3).padStart(7)} ms (select is ${(base.p50Ms / Math.max(own.p50Ms, 1e-6)).toFixed(1)}x the baseline's speed) | ${coldMs.toFixed(0).padStart(7)} ms ${warmMs.toFixed(0).padStart(7)} ms`,
+      );
+      build = { coldMs: Math.round(coldMs), warmMs: Math.round(warmMs) };
+    } finally {
+      rmSync(persistDir, { recursive: true, force: true });
+    }
+  }
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  log(
+    `\nbuild figures are for ${scales[scales.length - 1]} tools (warm restart: index read + hash check + BM25 build, model already loaded; model load ${modelLoadMs.toFixed(0)} ms); peak RSS ${peakRssMb} MB`,
+  );
+
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        dataset: dataset.name,
+        tools: dataset.tools.length,
+        queries: dataset.queries.length,
+        embedder: embedderInfo.modelId,
+        quality,
+        latency,
+        build,
+        memory: { peakRssMb },
+        modelLoadMs: Math.round(modelLoadMs),
+      })}\n`,
+    );
+  }
+}
+
+/** Grid-searches the fusion settings on the dense and lexical rankings already computed. */
+function tune(
+  queries: ReadonlyArray<{ expected: string[] }>,
+  rankings: Record<string, RegisteredTool[][]>,
+): void {
+  const dense = rankings['dense:scores'] as Array<Array<RegisteredTool & { score: number }>>;
+  const lexical = rankings['lexical:scores'] as Array<Array<RegisteredTool & { score: number }>>;
+  const rows: Array<{ setting: string; quality: Quality }> = [];
+  const settings: FusionOptions[] = [];
+  for (const threshold of [Number.NEGATIVE_INFINITY, 0.5, 0.6, 0.7, 0.8]) {
+    for (const denseWeight of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+      settings.push({ method: 'score', denseWeight, denseThreshold: threshold });
+    for (const denseWeight of [0.5, 0.6, 0.7])
+      settings.push({ method: 'rrf', denseWeight, denseThreshold: threshold, rrfK: 60 });
+  }
+  for (const setting of settings) {
+    const accumulator = createQualityAccumulator();
+    queries.forEach((query, position) => {
+      const fused = fuseRankings(
+        (dense[position] ?? []).map((tool) => ({ id: tool.originalName, score: tool.score })),
+        (lexical[position] ?? []).map((tool) => ({ id: tool.originalName, score: tool.score })),
+        setting,
+      );
+      accumulator.add(
+        fused.map((hit) => hit.id),
+        query.expected,
+      );
+    });
+    rows.push({
+      setting: `${setting.method} w=${setting.denseWeight} t=${setting.denseThreshold}`,
+      quality: accumulator.result(),
+    });
+  }
+  rows.sort((a, b) => b.quality.recall5 - a.quality.recall5);
+  log('\ntuning (best Recall@5 first):');
+  for (const row of rows.slice(0, 40))
+    log(
+      `${row.setting.padEnd(28)} R@1 ${row.quality.recall1}  R@5 ${row.quality.recall5}  R@8 ${row.quality.recall8}  MRR ${row.quality.mrr}  nDCG ${row.quality.ndcg10}`,
+    );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
