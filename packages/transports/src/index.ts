@@ -16,5 +16,6 @@ export type {
   StreamReconnectionOptions,
 } from './streamable-http-transport.js';
 export { createStreamableHttpTransport } from './streamable-http-transport.js';
+export { createWebSocketServerTransport } from './websocket-server-transport.js';
 export type { WebSocketTransportOptions } from './websocket-transport.js';
 export { createWebSocketTransport } from './websocket-transport.js';

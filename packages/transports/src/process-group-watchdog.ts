@@ -8,15 +8,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
  * straight from this process, so messages never pass through the watchdog.
  *
  * Protocol on the watchdog's stdin: first line = the process group id to guard; end-of-file = go.
- * `$1` is the grace period in tenths of a second.
+ * `$1` is the grace period in tenths of a second. No `--` before the negative group id: dash's
+ * `kill` builtin rejects it, and `-SIG -pgid` works in every POSIX shell.
  */
 const watchdogScript = `trap '' HUP INT TERM PIPE
 read group || exit 0
 read ignored
-kill -TERM -- "-$group" 2>/dev/null || exit 0
+kill -TERM "-$group" 2>/dev/null || exit 0
 ticks=0
-while kill -0 -- "-$group" 2>/dev/null; do
-  if [ "$ticks" -ge "$1" ]; then kill -KILL -- "-$group" 2>/dev/null; exit 0; fi
+while kill -0 "-$group" 2>/dev/null; do
+  if [ "$ticks" -ge "$1" ]; then kill -KILL "-$group" 2>/dev/null; exit 0; fi
   sleep 0.1
   ticks=$((ticks + 1))
 done`;

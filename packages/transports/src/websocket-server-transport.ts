@@ -1,0 +1,74 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchboardError } from '@switchboard/core';
+import type WebSocket from 'ws';
+import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+
+/**
+ * Wraps one accepted WebSocket connection (from a `ws` `WebSocketServer`) as a server-side
+ * transport: connect an SDK `Server` to it, one per connection. Accept the `mcp` subprotocol with
+ * `new WebSocketServer({ handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false) })`.
+ */
+export function createWebSocketServerTransport(socket: WebSocket): Transport {
+  return new WebSocketServerTransport(socket);
+}
+
+class WebSocketServerTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onerror?: Transport['onerror'];
+  onclose?: Transport['onclose'];
+  sessionId?: string | undefined;
+  private closedNotified = false;
+
+  constructor(private readonly socket: WebSocket) {}
+
+  async start(): Promise<void> {
+    this.socket.on('message', (data, isBinary) => {
+      const text = isBinary || !Array.isArray(data) ? data.toString() : Buffer.concat(data).toString();
+      let messages: JSONRPCMessage[] | undefined;
+      try {
+        messages = toJsonRpcMessages(JSON.parse(text));
+      } catch {
+        messages = undefined;
+      }
+      if (!messages) {
+        this.onerror?.(
+          new SwitchboardError({
+            code: 'TRANSPORT_ERROR',
+            message: `A WebSocket client sent a frame that is not JSON-RPC: ${JSON.stringify(excerpt(text))}`,
+          }),
+        );
+        return;
+      }
+      for (const message of messages) this.onmessage?.(message);
+    });
+    this.socket.on('error', (error) => this.onerror?.(error));
+    this.socket.on('close', () => this.notifyClosed());
+  }
+
+  private notifyClosed(): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.socket.readyState !== this.socket.OPEN) {
+        reject(
+          new SwitchboardError({
+            code: 'NOT_CONNECTED',
+            message: 'Cannot send: the WebSocket client is gone.',
+          }),
+        );
+        return;
+      }
+      this.socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.close(1000);
+    this.notifyClosed();
+  }
+}
