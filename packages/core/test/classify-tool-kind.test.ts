@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { McpToolDefinition } from '../src/index.js';
 import { classifyToolKind } from '../src/index.js';
 
 describe('classifyToolKind', () => {
@@ -63,5 +66,28 @@ describe('classifyToolKind', () => {
   it('accepts extra keywords', () => {
     expect(classifyToolKind({ name: 'frobnicate' }, { keywords: { read: ['frobnicate'] } })).toBe('read');
     expect(classifyToolKind({ name: 'frobnicate' })).toBe('write');
+  });
+});
+
+describe('classifyToolKind on the official servers', () => {
+  const load = (name: string): McpToolDefinition[] =>
+    JSON.parse(readFileSync(fileURLToPath(new URL(`./fixtures/${name}.json`, import.meta.url)), 'utf8'))
+      .tools;
+
+  it.each(['server-filesystem', 'server-memory', 'server-everything'])(
+    '%s: read exactly when the server says read-only',
+    (server) => {
+      for (const tool of load(server)) {
+        const kind = classifyToolKind(tool);
+        expect([tool.name, kind === 'read']).toEqual([tool.name, tool.annotations?.readOnlyHint === true]);
+      }
+    },
+  );
+
+  it('server-filesystem: names and descriptions alone agree with the annotations', () => {
+    for (const tool of load('server-filesystem')) {
+      const kind = classifyToolKind({ name: tool.name, description: tool.description ?? '' });
+      expect([tool.name, kind]).toEqual([tool.name, tool.annotations?.readOnlyHint ? 'read' : 'write']);
+    }
   });
 });

@@ -226,6 +226,31 @@ describe('createToolRegistry', () => {
     expect(seen).toEqual(['mcp__s__a']);
   });
 
+  it('delivers an event to every listener even when one unsubscribes during delivery', () => {
+    const registry = createToolRegistry();
+    const seen: string[] = [];
+    const unsubscribeFirst = registry.subscribe(() => {
+      seen.push('first');
+      unsubscribeFirst();
+    });
+    registry.subscribe(() => seen.push('second'));
+    registry.register({ server: 's', ...tool('a') });
+    registry.register({ server: 's', ...tool('b') });
+    expect(seen).toEqual(['first', 'second', 'second']);
+  });
+
+  it('unregisterServer reports every removed tool, and other servers keep theirs', () => {
+    const registry = createToolRegistry();
+    registry.registerMany('a', [tool('x'), tool('y')]);
+    registry.registerMany('b', [tool('x')]);
+    const { events, listener } = recorder();
+    registry.subscribe(listener);
+    expect(registry.unregisterServer('a')).toBe(2);
+    expect(events.map((e) => `${e.type}:${e.tool.name}`)).toEqual(['removed:mcp__a__x', 'removed:mcp__a__y']);
+    expect(registry.get('mcp__b__x')?.server).toBe('b');
+    expect(registry.getByOriginal('a', 'x')).toBeUndefined();
+  });
+
   it('rejects bad tools with clear errors and changes nothing', () => {
     const registry = createToolRegistry();
     registry.register({ server: 's', ...tool('a') });
