@@ -82,6 +82,9 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
   let totalLength = 0;
   let staleEntries = 0;
   let liveEntries = 0;
+  // BM25's length normalisation per slot, recomputed (O(slots)) on the first query after a change.
+  let norms = new Float64Array(64);
+  let normsStale = true;
   // Scratch reused by every query.
   let scores = new Float64Array(64);
   let touched = new Int32Array(64);
@@ -118,6 +121,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
     termsBySlot[slot] = undefined;
     lengths[slot] = 0;
     liveCount--;
+    normsStale = true;
     // Slots are reused only after compaction, which drops their stale postings first.
     if (staleEntries > 1024 && staleEntries > liveEntries) compact();
     return true;
@@ -170,6 +174,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
     totalLength += length;
     liveEntries += terms.length;
     liveCount++;
+    normsStale = true;
   }
 
   function search(query: string, searchOptions: { limit?: number } = {}): LexicalHit[] {
@@ -181,7 +186,14 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
       scores = new Float64Array(ids.length * 2);
       touched = new Int32Array(ids.length * 2);
     }
-    const averageLength = totalLength / liveCount || 1;
+    if (normsStale) {
+      if (norms.length < ids.length) norms = new Float64Array(ids.length * 2);
+      const averageLength = totalLength / liveCount || 1;
+      for (let slot = 0; slot < ids.length; slot++) {
+        norms[slot] = k1 * (1 - b + (b * (lengths[slot] as number)) / averageLength);
+      }
+      normsStale = false;
+    }
     let touchedCount = 0;
     for (const term of terms) {
       const entry = postings.get(term);
@@ -193,7 +205,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
         const slot = slots[index] as number;
         if (ids[slot] === undefined) continue;
         const frequency = frequencies[index] as number;
-        const norm = k1 * (1 - b + (b * (lengths[slot] as number)) / averageLength);
+        const norm = norms[slot] as number;
         const contribution = (idf * frequency * (k1 + 1)) / (frequency + norm);
         if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot] = (scores[slot] as number) + contribution;

@@ -15,6 +15,7 @@ import { tokenize } from './text-tokens.js';
 import type { TokenEstimator, TokenUsage } from './token-estimator.js';
 import { createTokenEstimator } from './token-estimator.js';
 import { hashToolDocument, toEmbeddingText, toolCategories, toToolDocument } from './tool-document.js';
+import { createTransformersEmbedder } from './transformers-embedder.js';
 import { isZeroVector } from './vector.js';
 
 /** Which signals rank the tools. */
@@ -79,8 +80,8 @@ export interface ToolSelectorInfo {
 export interface ToolSelectorOptions {
   /** The registry to follow. */
   registry: ToolRegistry;
-  /** The embedder of the dense signal. */
-  embedder: Embedder;
+  /** The embedder of the dense signal. @default createTransformersEmbedder() (falls back to the offline model) */
+  embedder?: Embedder;
   /**
    * The vector index: options for the built-in HNSW index (dimensions and key come from the
    * embedder), or a factory of another index. @default HNSW, in memory
@@ -126,7 +127,9 @@ interface Entry {
 
 /** Creates a selector following `registry`; it starts indexing at once (see `ready()`). */
 export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
-  const { registry, embedder } = options;
+  const { registry } = options;
+  const embedder =
+    options.embedder ?? createTransformersEmbedder({ ...(options.logger ? { logger: options.logger } : {}) });
   const logger = options.logger ?? silentLogger;
   const fusion: Required<FusionOptions> = { ...defaultFusion, ...options.fusion };
   const lexical = options.lexical ?? createLexicalIndex();
@@ -149,20 +152,16 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   // Every index mutation that needs the embedder runs on this chain, in registry order.
   let work: Promise<void> = Promise.resolve();
 
-  function entryOf(tool: RegisteredTool): Entry {
+  function upsertLexical(tool: RegisteredTool): Entry {
     const document = toToolDocument(tool);
-    return {
+    const entry: Entry = {
       tool,
       text: toEmbeddingText(document),
       hash: hashToolDocument(document),
       categories: toolCategories(tool).map((category) => tokenize(category, { keepStopWords: true })),
     };
-  }
-
-  function upsertLexical(tool: RegisteredTool): Entry {
-    const entry = entryOf(tool);
     entries.set(tool.name, entry);
-    lexical.add(tool.name, toToolDocument(tool));
+    lexical.add(tool.name, document);
     tokenCache.delete(tool.name);
     return entry;
   }
@@ -217,13 +216,14 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     }
   }
 
-  function enqueue(task: () => Promise<void>): void {
+  function enqueue(task: () => Promise<void>): Promise<void> {
     work = work.then(task).catch((error: unknown) => {
       logger.error(
         { error: error instanceof Error ? error.message : String(error) },
         'Tool selection: indexing failed; those tools are ranked by keywords only.',
       );
     });
+    return work;
   }
 
   function onEvent(event: ToolRegistryEvent): void {
@@ -241,7 +241,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   const unsubscribe = registry.subscribe(onEvent);
   for (const tool of registry.list()) upsertLexical(tool);
 
-  enqueue(async () => {
+  const initialBuild = enqueue(async () => {
     try {
       embedderInfo = embedder.load
         ? await embedder.load()
@@ -274,7 +274,9 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     queries: readonly string[],
     signal?: AbortSignal,
   ): Promise<Array<Float32Array | undefined>> {
-    await work;
+    // Only the first build is waited for: tools added later are found by keywords until embedded,
+    // rather than holding every query up behind a large server's batch.
+    await initialBuild;
     if (!index || index.size === 0) return queries.map(() => undefined);
     const result: Array<Float32Array | undefined> = new Array(queries.length);
     const missing: number[] = [];
