@@ -30,7 +30,36 @@ const connectionCodes = new Set<string>([
   'CONNECTION_CLOSED',
   'SESSION_EXPIRED',
   'TRANSPORT_ERROR',
+  // Codes of @switchboard/transports.
+  'SERVER_EXITED',
+  'NOT_CONNECTED',
+  'SPAWN_FAILED',
 ]);
+
+/** Codes meaning the server wants credentials. */
+export function isAuthError(error: unknown): boolean {
+  return SwitchboardError.isInstance(error) && (error.code === 'NEEDS_AUTH' || error.code === 'UNAUTHORIZED');
+}
+
+function redactValue(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactor.redact(item) : item));
+  return value;
+}
+
+/** A copy of a SwitchboardError with secrets masked and the scene added to its context. */
+function redactSwitchboardError(error: SwitchboardError, scene: ErrorScene): SwitchboardError {
+  const message = scene.redactor.redact(error.message);
+  const context: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error.context)) context[key] = redactValue(value, scene.redactor);
+  context.server ??= scene.server;
+  if (scene.tool) context.tool ??= scene.tool;
+  const named = scene.tool && !message.includes(`"${scene.tool}"`) ? `Tool "${scene.tool}": ${message}` : message;
+  if (named === error.message && context.server === error.context.server && context.tool === error.context.tool) {
+    return error;
+  }
+  return new SwitchboardError({ code: error.code, message: named, context });
+}
 
 /** True when `error` is a connection-level failure. */
 export function isConnectionError(error: unknown): boolean {
@@ -84,7 +113,7 @@ function stderrHint(scene: ErrorScene): string {
 
 /** Wraps any thrown value into a redacted, explanatory `SwitchboardError`. */
 export function toClientError(error: unknown, scene: ErrorScene): SwitchboardError {
-  if (SwitchboardError.isInstance(error)) return error;
+  if (SwitchboardError.isInstance(error)) return redactSwitchboardError(error, scene);
   const redact = scene.redactor.redact;
   const where = scene.tool
     ? `tool "${scene.tool}" on MCP server "${scene.server}"`

@@ -18,3 +18,37 @@ export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './m
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
+export type {
+  AddServerOptions,
+  ApprovalConfig,
+  ApprovalMode,
+  ConfigFile,
+  ConfigSource,
+  ExpansionLocation,
+  ImportCandidate,
+  ImportConfigOptions,
+  ImportedConfig,
+  ImportFormat,
+  InputResolver,
+  LoadConfigOptions,
+  ServerConfig,
+  SwitchboardConfig,
+  TransportType,
+  VariableSource,
+  VsCodeInput,
+} from './config/index.js';
+export {
+  addServer,
+  claudeDesktopConfigPath,
+  configEnvironmentVariable,
+  configErrorCodes,
+  defaultImportCandidates,
+  expandVariables,
+  findProjectDirectory,
+  importConfig,
+  loadConfig,
+  normalizeTransportType,
+  readConfigFile,
+  removeServer,
+  updateConfigFile,
+} from './config/index.js';

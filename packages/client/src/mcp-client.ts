@@ -39,6 +39,7 @@ import { z } from 'zod';
 import { describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
 import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
+import { createRedactingLogger } from './redacting-logger.js';
 import { isServerEntry, type ServerEntry } from './server-entry.js';
 
 /** Context given to sampling and elicitation handlers. */
@@ -174,52 +175,25 @@ export async function createMcpClient(
       : describeUrl(entry.url)
     : 'the given transport';
 
+  const redactingLogger = createRedactingLogger(logger, redactor);
   let handle: ClientTransportHandle;
   if (entry) {
     try {
-      handle = createClientTransport(entry, { name, logger, redactor });
+      handle = createClientTransport(entry, { name, logger: redactingLogger, redactor });
     } catch (error) {
-      throw new SwitchboardError({
-        code: 'CONFIG_INVALID',
-        message: redactor.redact(
-          `MCP server "${name}": cannot build its transport (${error instanceof Error ? error.message : String(error)}). Check "command" or "url" in its config.`,
-        ),
-        context: { server: name },
-      });
+      throw toClientError(error, { server: name, operation: 'initialize', redactor });
     }
   } else {
-    handle = { transport: source as Transport, kind: 'http', stderrTail: () => [] };
+    handle = { transport: source as Transport, kind: 'http', stderrTail: () => [], pid: () => undefined };
   }
-
-  let attempt: ClientTransportHandle | undefined = handle;
-  let lastError: SwitchboardError | undefined;
-  while (attempt) {
-    const session = await tryConnect(name, attempt, options, {
-      logger,
-      redactor,
-      initializeTimeoutMs,
-      requestTimeoutMs,
-      target,
-      custom: entry === undefined,
-    }).catch((error: SwitchboardError) => {
-      lastError = error;
-      return undefined;
-    });
-    if (session) return session;
-    const status = lastError?.context.httpStatus;
-    const refusedByHttp =
-      typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403;
-    if (attempt.fallback && refusedByHttp) {
-      logger.info(
-        { server: name, httpStatus: status },
-        'Streamable HTTP refused; falling back to legacy SSE',
-      );
-      attempt = attempt.fallback();
-    } else {
-      attempt = undefined;
-    }
-  }
-  throw lastError;
+  return tryConnect(name, handle, options, {
+    logger: redactingLogger,
+    redactor,
+    initializeTimeoutMs,
+    requestTimeoutMs,
+    target,
+    custom: entry === undefined,
+  });
 }
 
 interface ConnectSettings {
@@ -297,8 +271,10 @@ async function tryConnect(
       maxTotalTimeout: settings.initializeTimeoutMs,
     });
   } catch (error) {
-    // Leave nothing running: the SDK closes on some failures but not all (e.g. a spawn error).
-    await sdk.close().catch(() => {});
+    // Leave nothing running: the SDK closes on some failures but not all. A process that never
+    // spawned has nothing to stop, so its close is not awaited (it would only wait out timeouts).
+    const closing = sdk.close().catch(() => {});
+    if (!(SwitchboardError.isInstance(error) && error.code === 'SPAWN_FAILED')) await closing;
     throw explainInitializeFailure(error, name, handle, settings, transportProblems, scene('initialize'));
   }
   logger.info({ server: name, transport: handle.kind }, 'connected');
@@ -395,7 +371,7 @@ async function tryConnect(
       return connected;
     },
     get pid() {
-      return handle.pid?.();
+      return handle.pid();
     },
     listTools: (listOptions) => listTools(listOptions?.refresh === true),
     callTool(toolName, args = {}, callOptions = {}) {

@@ -8,15 +8,15 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError } from '@switchboard/core';
 import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
-import { isConnectionError } from './client-error.js';
+import { isAuthError, isConnectionError } from './client-error.js';
 import {
   type CallToolOptions,
   createMcpClient,
   type McpClient,
   type McpClientOptions,
 } from './mcp-client.js';
+import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
 import type { ServerEntry } from './server-entry.js';
-import { resolveTransportKind } from './server-entry.js';
 
 /** Lifecycle state of a server. */
 export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
@@ -101,7 +101,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       : { failureThreshold: options.supervision.failureThreshold }),
     ...(options.supervision.cooldownMs === undefined ? {} : { cooldownMs: options.supervision.cooldownMs }),
   });
-  const transport = resolveTransportKind(options.entry);
+  const transport = resolveTransportType(options.entry as TransportEntry, name);
 
   let state: ServerState = 'idle';
   let current: McpClient | undefined;
@@ -117,7 +117,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
 
   const fail = (error: SwitchboardError): void => {
     lastError = { code: error.code, message: error.message, at: new Date().toISOString() };
-    state = error.code === 'NEEDS_AUTH' ? 'needs-auth' : 'failed';
+    state = isAuthError(error) ? 'needs-auth' : 'failed';
   };
 
   const connectOnce = async (): Promise<McpClient> => {
@@ -262,7 +262,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
         if (!isConnectionError(error) || closed) throw error;
         const failure = error as SwitchboardError;
         // A 404 for the session means the server never ran the request: re-initialize and retry.
-        const neverRan = failure.code === 'SESSION_EXPIRED';
+        const neverRan = isSessionLost(failure);
         if (neverRan) {
           logger.info({ server: name }, 'session expired (HTTP 404); re-initializing');
           if (current === client) {
@@ -299,6 +299,17 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       toolCount = 0;
     },
   };
+}
+
+/**
+ * The server no longer knows our session: HTTP 404 as the spec says, or the 400 "No valid session
+ * ID" that servers built on the SDK's examples (server-everything among them) answer instead.
+ * Either way the request was rejected before it ran.
+ */
+function isSessionLost(error: SwitchboardError): boolean {
+  if (error.code === 'SESSION_EXPIRED') return true;
+  const status = error.context.status ?? error.context.httpStatus;
+  return status === 400 && /session/i.test(error.message);
 }
 
 function asError(error: unknown, server: string): SwitchboardError {

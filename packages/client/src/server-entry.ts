@@ -43,15 +43,3 @@ export function isServerEntry(value: unknown): value is ServerEntry {
   if (typeof record.start === 'function' && typeof record.send === 'function') return false;
   return typeof record.command === 'string' || typeof record.url === 'string';
 }
-
-/** Which transport an entry resolves to. */
-export function resolveTransportKind(entry: ServerEntry): 'stdio' | 'http' | 'sse' | 'ws' {
-  const type = entry.type;
-  if (type === 'stdio') return 'stdio';
-  if (type === 'sse') return 'sse';
-  if (type === 'ws') return 'ws';
-  if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') return 'http';
-  if (typeof entry.command === 'string') return 'stdio';
-  if (typeof entry.url === 'string' && /^wss?:/i.test(entry.url)) return 'ws';
-  return 'http';
-}
