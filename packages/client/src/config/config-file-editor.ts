@@ -24,6 +24,12 @@ export interface ConfigFile {
   data: Record<string, unknown>;
 }
 
+/** Changes a config file's data: mutate the copy it gets, or return new data. */
+export type ConfigFileUpdate = (
+  data: Record<string, unknown>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: an updater that only mutates returns void or Promise<void>
+) => Record<string, unknown> | void | Promise<Record<string, unknown> | void>;
+
 /** Options of {@link addServer}. */
 export interface AddServerOptions {
   /** Replace an existing server of the same name instead of failing. @default false */
@@ -59,9 +65,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
  */
 export async function updateConfigFile(
   path: string,
-  update: (
-    data: Record<string, unknown>,
-  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>,
+  update: ConfigFileUpdate,
 ): Promise<{ changed: boolean }> {
   const document = await readJsoncFile(path);
   const original = document ? requireObjectRoot(document, path) : {};
@@ -75,7 +79,9 @@ export async function updateConfigFile(
     });
   }
   if (document && deepEqual(original, next)) return { changed: false };
-  const text = document ? rewriteJsonc(document, next) : `${JSON.stringify(next, null, 2)}\n`;
+  const text = document
+    ? rewriteJsonc(document, next)
+    : `${renderJson(next, '', { newline: '\n', unit: '  ' })}\n`;
   await writeFileAtomic(path, text);
   return { changed: true };
 }
@@ -178,8 +184,46 @@ function ownLineIndent(text: string, offset: number): string | undefined {
   return /^[ \t]*$/.test(before) ? before : undefined;
 }
 
-function serialize(value: unknown, indent: string, style: Style): string {
-  return (JSON.stringify(value, null, style.unit) ?? 'null').split('\n').join(`${style.newline}${indent}`);
+function isScalar(value: unknown): boolean {
+  return value === null || typeof value !== 'object';
+}
+
+/** JSON laid out like a hand-written config: objects one member a line, short scalar arrays inline. */
+function renderJson(value: unknown, indent: string, style: Style): string {
+  const inner = indent + style.unit;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every(isScalar)) {
+      const inline = renderInline(value);
+      if (inline.length + inner.length <= 100) return inline;
+    }
+    const items = value.map((item) => `${style.newline}${inner}${renderJson(item, inner, style)}`);
+    return `[${items.join(',')}${style.newline}${indent}]`;
+  }
+  if (isRecord(value)) {
+    const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+    if (keys.length === 0) return '{}';
+    const members = keys.map(
+      (key) => `${style.newline}${inner}${JSON.stringify(key)}: ${renderJson(value[key], inner, style)}`,
+    );
+    return `{${members.join(',')}${style.newline}${indent}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** JSON on one line with a space after `:` and `,`, for objects written inline. */
+function renderInline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(renderInline).join(', ')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+    return `{${keys.map((key) => `${JSON.stringify(key)}: ${renderInline(value[key])}`).join(', ')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The style of a text: its line ending and indentation unit (two spaces when it cannot tell). */
+function detectStyle(text: string): Style {
+  return { newline: text.includes('\r\n') ? '\r\n' : '\n', unit: /\n([ \t]+)["}\]]/.exec(text)?.[1] ?? '  ' };
 }
 
 /**
@@ -188,17 +232,72 @@ function serialize(value: unknown, indent: string, style: Style): string {
  */
 export function rewriteJsonc(document: JsoncDocument, next: unknown): string {
   const text = document.text;
-  const style: Style = {
-    newline: text.includes('\r\n') ? '\r\n' : '\n',
-    unit: /\n([ \t]+)"/.exec(text)?.[1] ?? '  ',
-  };
+  const style = detectStyle(text);
+  // A one-line file (`{"mcpServers": {}}` from an echo) has no layout worth keeping: lay it out afresh.
+  const withoutStrings = text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  if (!text.trim().includes('\n') && !withoutStrings.includes('/')) {
+    return `${renderJson(next, '', style)}${/\r?\n$/.exec(text)?.[0] ?? '\n'}`;
+  }
   const edits: Edit[] = [];
   diffNode(text, document.root, next, '', style, edits);
-  // Back to front, so earlier offsets stay valid; at one offset a removal goes before an insertion.
-  edits.sort((left, right) => right.start - left.start || right.end - left.end);
+  return applyEdits(text, edits);
+}
+
+function applyEdits(text: string, edits: Edit[]): string {
+  // Overlapping removals (neighbours both removed) are merged into one.
+  const sorted = [...edits].sort((left, right) => left.start - right.start || left.end - right.end);
+  const merged: Edit[] = [];
+  for (const edit of sorted) {
+    const previous = merged[merged.length - 1];
+    if (previous && previous.text === '' && edit.text === '' && edit.start <= previous.end) {
+      previous.end = Math.max(previous.end, edit.end);
+    } else {
+      merged.push({ ...edit });
+    }
+  }
+  // Back to front, so earlier offsets stay valid; at one offset a removal goes first, and
+  // insertions at one offset are applied last-made first so they read in the order they were made.
+  const ordered = merged.map((edit, index) => ({ edit, index }));
+  ordered.sort(
+    (left, right) =>
+      right.edit.start - left.edit.start || right.edit.end - left.edit.end || right.index - left.index,
+  );
   let out = text;
-  for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  for (const { edit } of ordered) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return out;
+}
+
+/** Offset of the end of the line holding `offset` (the newline's offset, or the text's end). */
+function lineEnd(text: string, offset: number): number {
+  const newline = text.indexOf('\n', offset);
+  if (newline === -1) return text.length;
+  return text[newline - 1] === '\r' ? newline - 1 : newline;
+}
+
+/** The range to remove for a member: its lines (with the comment lines just above it) or, inline, its text. */
+function removalRange(text: string, member: JsonMember): { start: number; end: number } {
+  const afterValue = member.commaEnd ?? member.value.end;
+  if (ownLineIndent(text, member.keyStart) === undefined) {
+    if (member.commaEnd !== undefined) {
+      let end = member.commaEnd;
+      while (text[end] === ' ' || text[end] === '\t') end++;
+      return { start: member.keyStart, end };
+    }
+    let start = member.keyStart;
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    return { start, end: member.value.end };
+  }
+  let start = lineStart(text, member.keyStart);
+  // Comment lines directly above a member describe it: they go with it.
+  while (start > 0) {
+    const previousStart = lineStart(text, start - 1);
+    if (!/^[ \t]*\/\/.*\r?\n$/.test(text.slice(previousStart, start))) break;
+    start = previousStart;
+  }
+  let end = afterValue;
+  const tail = /^[ \t]*(?:\/\/[^\n]*)?\r?\n?/.exec(text.slice(end));
+  if (tail && lineEnd(text, end) <= end + tail[0].length) end += tail[0].length;
+  return { start, end };
 }
 
 function diffNode(
@@ -211,7 +310,13 @@ function diffNode(
 ): void {
   if (deepEqual(node.value, next)) return;
   if (node.type !== 'object' || !isRecord(next) || !node.members) {
-    edits.push({ start: node.start, end: node.end, text: serialize(next, indent, style) });
+    const inline =
+      ownLineIndent(text, node.start) === undefined && !text.slice(node.start, node.end).includes('\n');
+    const rendered =
+      inline && node.type === 'object' && isRecord(next)
+        ? renderInline(next)
+        : renderJson(next, indent, style);
+    edits.push({ start: node.start, end: node.end, text: rendered });
     return;
   }
   const members = node.members;
@@ -220,7 +325,7 @@ function diffNode(
   for (const member of members) effective.set(member.key, member);
   const kept = [...effective.values()].filter((member) => next[member.key] !== undefined);
   if (kept.length === 0) {
-    edits.push({ start: node.start, end: node.end, text: serialize(next, indent, style) });
+    edits.push({ start: node.start, end: node.end, text: renderJson(next, indent, style) });
     return;
   }
 
@@ -230,52 +335,57 @@ function diffNode(
   }
 
   const lastKept = kept[kept.length - 1] as JsonMember;
-  for (const member of effective.values()) {
-    if (next[member.key] !== undefined) continue;
-    const isAfterLastKept = member.keyStart > lastKept.keyStart;
-    if (member.commaEnd === undefined && isAfterLastKept) {
-      // The last member without a trailing comma: remove from the end of the last kept value,
-      // taking that value's comma and any removed members in between.
-      edits.push({ start: lastKept.value.end, end: member.value.end, text: '' });
-      continue;
-    }
-    if (member.commaEnd === undefined) continue;
-    if (
-      isAfterLastKept &&
-      members.some(
-        (other) =>
-          other.keyStart > member.keyStart && other.commaEnd === undefined && next[other.key] === undefined,
-      )
-    ) {
-      // Covered by the removal above.
-      continue;
-    }
-    const ownLine = ownLineIndent(text, member.keyStart) !== undefined;
-    const start = ownLine ? lineStart(text, member.keyStart) : member.keyStart;
-    let end = member.commaEnd;
-    while (text[end] === ' ' || text[end] === '\t') end++;
-    if (ownLine && text[end] === '\r') end++;
-    if (ownLine && text[end] === '\n') end++;
-    else if (!ownLine)
-      end = member.commaEnd + (text.slice(member.commaEnd).match(/^[ \t]*/)?.[0].length ?? 0);
-    edits.push({ start, end, text: '' });
-  }
+  const removed = [...effective.values()].filter((member) => next[member.key] === undefined);
+  for (const member of removed) edits.push({ ...removalRange(text, member), text: '' });
 
   const added = Object.keys(next).filter((key) => next[key] !== undefined && !effective.has(key));
-  if (added.length > 0) {
-    const anchorIndent = ownLineIndent(text, lastKept.keyStart);
-    const pieces = added.map((key) =>
-      anchorIndent === undefined
-        ? `${JSON.stringify(key)}: ${JSON.stringify(next[key])}`
-        : `${JSON.stringify(key)}: ${serialize(next[key], anchorIndent, style)}`,
-    );
-    const separator = anchorIndent === undefined ? ', ' : `,${style.newline}${anchorIndent}`;
-    edits.push({
-      start: lastKept.value.end,
-      end: lastKept.value.end,
-      text: separator + pieces.join(separator),
-    });
+  // The object's last member had no comma and goes away: the last kept one loses its comma,
+  // unless new members follow it on lines of their own.
+  const finalRemovedWithoutComma = removed.some(
+    (member) => member.keyStart > lastKept.keyStart && member.commaEnd === undefined,
+  );
+  const dropLastKeptComma = (): void => {
+    if (!finalRemovedWithoutComma || lastKept.commaEnd === undefined) return;
+    let end = lastKept.commaEnd;
+    // Inline, the spaces before the removed neighbour go too: `{"a": 1}`, not `{"a": 1 }`.
+    const spaces = /^[ \t]*/.exec(text.slice(end))?.[0].length ?? 0;
+    if (text[end + spaces] === '"') end += spaces;
+    edits.push({ start: lastKept.commaEnd - 1, end, text: '' });
+  };
+  if (added.length === 0) {
+    dropLastKeptComma();
+    return;
   }
+
+  const anchorIndent = ownLineIndent(text, lastKept.keyStart);
+  const afterAnchor = lastKept.commaEnd ?? lastKept.value.end;
+  const anchorLineEnd = lineEnd(text, afterAnchor);
+  const cleanTail = /^[ \t]*(?:\/\/[^\n]*)?$/.test(text.slice(afterAnchor, anchorLineEnd).replace(/\r$/, ''));
+  if (anchorIndent !== undefined && cleanTail) {
+    // New members go on their own lines after the anchor's line, keeping its trailing comment in place.
+    const trailingCommas = members[members.length - 1]?.commaEnd !== undefined;
+    if (lastKept.commaEnd === undefined)
+      edits.push({ start: lastKept.value.end, end: lastKept.value.end, text: ',' });
+    const pieces = added.map(
+      (key) =>
+        `${style.newline}${anchorIndent}${JSON.stringify(key)}: ${renderJson(next[key], anchorIndent, style)}`,
+    );
+    const insertion = pieces.join(',') + (trailingCommas ? ',' : '');
+    edits.push({ start: anchorLineEnd, end: anchorLineEnd, text: insertion });
+    return;
+  }
+  dropLastKeptComma();
+  const pieces = added.map((key) =>
+    anchorIndent === undefined
+      ? `${JSON.stringify(key)}: ${renderInline(next[key])}`
+      : `${JSON.stringify(key)}: ${renderJson(next[key], anchorIndent, style)}`,
+  );
+  const separator = anchorIndent === undefined ? ', ' : `,${style.newline}${anchorIndent}`;
+  edits.push({
+    start: lastKept.value.end,
+    end: lastKept.value.end,
+    text: separator + pieces.join(separator),
+  });
 }
 
 /** Writes a file atomically: a temp file in the same folder, flushed, then renamed over the target. */

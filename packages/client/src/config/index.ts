@@ -4,7 +4,7 @@
  */
 
 export { configErrorCodes } from './config-error.js';
-export type { AddServerOptions, ConfigFile } from './config-file-editor.js';
+export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-file-editor.js';
 export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
 export type { ExpansionLocation, VariableSource } from './expand-variables.js';
 export { expandVariables } from './expand-variables.js';
