@@ -1,0 +1,93 @@
+/**
+ * What several commands share: reading the merged config, choosing the file that `servers add`
+ * edits, and connecting the configured servers with a spinner. Thin on purpose: each is one call
+ * into @switchboard/client.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ConnectMcpOptions,
+  connectMcp,
+  loadConfig,
+  type McpConnection,
+  type McpServers,
+  type SwitchboardConfig,
+} from '@switchboard/client';
+import { createConsoleLogger, type Logger, silentLogger } from '@switchboard/core';
+import type { CommandContext } from './cli-command.js';
+import { UsageError } from './cli-error.js';
+import { createProgress } from './cli-io.js';
+import { didYouMean } from './suggest.js';
+
+/** The user's home, overridable for tests through `SWITCHBOARD_HOME`. */
+export function homeOf(context: CommandContext): string {
+  return context.io.env.SWITCHBOARD_HOME ?? context.io.env.HOME ?? homedir();
+}
+
+/** Loads the merged config (or the `--config` file alone). */
+export function loadCliConfig(context: CommandContext): Promise<SwitchboardConfig> {
+  return loadConfig({
+    cwd: context.io.cwd,
+    home: homeOf(context),
+    env: context.io.env,
+    ...(context.global.config ? { configFile: context.global.config } : {}),
+    logger: cliLogger(context),
+  });
+}
+
+/** Warnings go to stderr with `--verbose`-free defaults: warn and above. */
+export function cliLogger(context: CommandContext): Logger {
+  if (context.io.env.SWITCHBOARD_LOG === 'silent') return silentLogger;
+  const level = context.io.env.SWITCHBOARD_LOG === 'debug' ? 'debug' : 'warn';
+  return createConsoleLogger({ level, write: (line) => context.io.stderr.write(`${line}\n`) });
+}
+
+/** The file `servers add/remove/import` edit: `--config`, else the project's or the user's file. */
+export function configPathForWrite(context: CommandContext, scope: unknown): string {
+  if (context.global.config) return context.global.config;
+  if (scope === undefined || scope === 'user') return join(homeOf(context), '.switchboard', 'mcp.json');
+  if (scope === 'project') return join(context.io.cwd, '.switchboard', 'mcp.json');
+  throw new UsageError(`--scope must be 'user' or 'project', not '${String(scope)}'.`);
+}
+
+/** Keeps only `names` of the config's servers; an unknown name is an error with suggestions. */
+export function pickServers(config: SwitchboardConfig, names: string[]): SwitchboardConfig['mcpServers'] {
+  if (names.length === 0) return config.mcpServers;
+  const known = Object.keys(config.mcpServers);
+  const picked: SwitchboardConfig['mcpServers'] = {};
+  for (const name of names) {
+    const entry = config.mcpServers[name];
+    if (!entry) {
+      throw new UsageError(
+        `unknown server '${name}'.${didYouMean(name, known)} Configured servers: ${known.length ? known.join(', ') : 'none'} (see 'switchboard servers list').`,
+      );
+    }
+    picked[name] = { ...entry, enabled: true };
+  }
+  return picked;
+}
+
+/** Connects servers with a spinner; failures are kept in `status()` rather than thrown. */
+export async function connectServers(
+  context: CommandContext,
+  servers: SwitchboardConfig['mcpServers'],
+  options: ConnectMcpOptions = {},
+): Promise<McpConnection> {
+  const count = Object.values(servers).filter((entry) => entry.enabled !== false).length;
+  const progress = createProgress(context.io, `connecting ${count} server${count === 1 ? '' : 's'}…`);
+  try {
+    return await connectMcp(servers as McpServers, {
+      onError: 'skip',
+      logger: silentLogger,
+      clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
+      ...options,
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** Writes one JSON document to stdout. */
+export function printJson(context: CommandContext, value: unknown): void {
+  context.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,17 @@
+import type { CliCommand } from '../cli-command.js';
+import { callCommand } from './call-command.js';
+import { doctorCommand } from './doctor-command.js';
+import { inspectCommand } from './inspect-command.js';
+import { selectCommand } from './select-command.js';
+import { serversCommand } from './servers-command.js';
+import { toolsCommand } from './tools-command.js';
+
+/** Every `switchboard` command, in the order `--help` lists them. */
+export const commands: CliCommand[] = [
+  serversCommand,
+  toolsCommand,
+  callCommand,
+  selectCommand,
+  doctorCommand,
+  inspectCommand,
+];

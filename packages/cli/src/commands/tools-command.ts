@@ -1,0 +1,60 @@
+/** `switchboard tools [server]`: the namespaced tools of the configured servers. */
+import { classifyToolKind } from '@switchboard/core';
+import type { CliCommand } from '../cli-command.js';
+import { ExitCode, UsageError } from '../cli-error.js';
+import { formatTable } from '../cli-io.js';
+import { connectServers, loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { decideToolApproval } from '../tool-approval.js';
+import { reportFailedServers } from './server-failures.js';
+
+const help = `Usage:
+  switchboard tools [server...]
+
+Connects the configured servers (or only those named) and lists their tools: namespaced name,
+server, kind (read / write / exec / admin) and approval (run / ask / deny).`;
+
+/** The `tools` command. */
+export const toolsCommand: CliCommand = {
+  name: 'tools',
+  summary: 'list the tools of the configured servers (name, server, kind, approval)',
+  help,
+  async run(context) {
+    const config = await loadCliConfig(context);
+    const servers = pickServers(config, context.positionals);
+    if (Object.keys(servers).length === 0) {
+      throw new UsageError("no servers configured. Add one with 'switchboard servers add'.");
+    }
+    const connection = await connectServers(context, servers);
+    try {
+      const rows = connection.registry
+        .list()
+        .sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name))
+        .map((tool) => {
+          const approval = decideToolApproval(tool, config.mcpServers[tool.server]);
+          return {
+            name: tool.name,
+            server: tool.server,
+            originalName: tool.originalName,
+            kind: classifyToolKind(tool),
+            approval: approval.decision === 'allow' ? 'run' : approval.decision,
+            approvalReason: approval.reason,
+            description: tool.description,
+          };
+        });
+      const failed = reportFailedServers(context, connection.status());
+      if (context.global.json) {
+        printJson(context, { tools: rows, status: connection.status() });
+      } else {
+        context.io.stdout.write(
+          `${formatTable(
+            ['name', 'server', 'kind', 'approval'],
+            rows.map((row) => [row.name, row.server, row.kind, row.approval]),
+          )}\n`,
+        );
+      }
+      return failed > 0 && rows.length === 0 ? ExitCode.failure : ExitCode.ok;
+    } finally {
+      await connection.close();
+    }
+  },
+};

@@ -1,0 +1,65 @@
+/** Runs the real CLI commands in-process against real servers, capturing output. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { commands, runCli } from '../src/index.js';
+
+const require = createRequire(import.meta.url);
+
+/** The `dist/index.js` of an official server package. */
+export function serverScript(name: 'server-everything' | 'server-filesystem' | 'server-memory'): string {
+  return join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
+}
+
+/** What one CLI run produced. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temp home + project folder; `run` executes `switchboard …` with them. */
+export function createSandbox() {
+  const root = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
+  const home = join(root, 'home');
+  const cwd = join(root, 'project');
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    SWITCHBOARD_HOME: home,
+    NO_COLOR: '1',
+    SWITCHBOARD_LOG: 'silent',
+  };
+  return {
+    root,
+    home,
+    cwd,
+    env,
+    writeConfig(path: string, servers: Record<string, unknown>) {
+      writeFileSync(path, JSON.stringify({ mcpServers: servers }, null, 2));
+    },
+    async run(
+      argv: string[],
+      options: { confirm?: (question: string) => Promise<boolean> } = {},
+    ): Promise<CliRun> {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(
+        argv,
+        {
+          stdout: { write: (text: string) => (stdout += text) },
+          stderr: { write: (text: string) => (stderr += text) },
+          env,
+          cwd,
+          ...(options.confirm ? { confirm: options.confirm } : {}),
+        },
+        commands,
+      );
+      return { code, stdout, stderr };
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
