@@ -8,7 +8,7 @@
  *     [--candidates N] [--latency-queries N] [--tune]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RegisteredTool, ToolRegistry } from '@switchboard/core';
@@ -101,6 +101,11 @@ function fusionFromArgs(): FusionOptions {
   };
 }
 
+// CPU time next to wall time: on a shared machine the wall clock also counts other processes' turns.
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return Math.round((usage.user + usage.system) / 1000);
+}
+
 function registryOf(tools: readonly DatasetTool[]): ToolRegistry {
   const registry = createToolRegistry();
   for (const tool of tools) {
@@ -137,6 +142,7 @@ async function main(): Promise<void> {
   const modelStart = performance.now();
   const embedderInfo = await embedder.load();
   const modelLoadMs = performance.now() - modelStart;
+  log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} at start`);
   log(`dataset ${dataset.name}: ${dataset.tools.length} tools, ${dataset.queries.length} queries`);
   log(
     `embedder ${embedderInfo.modelId} (${embedderInfo.dimensions} dims${embedderInfo.fallbackReason ? `, fallback: ${embedderInfo.fallbackReason}` : ''}), loaded in ${modelLoadMs.toFixed(0)} ms`,
@@ -205,7 +211,7 @@ async function main(): Promise<void> {
 
   // --- latency and build at each scale ---
   const latency: Record<string, { p50Ms: number; p95Ms: number }> = {};
-  let build = { coldMs: 0, warmMs: 0 };
+  let build = { coldMs: 0, warmMs: 0, coldCpuMs: 0, warmCpuMs: 0 };
   const latencyQueries = everyNth(queries, Number(args['latency-queries']));
   log(
     `\nselect() latency, k = 8, query embedding included (no query cache), ${latencyQueries.length} distinct queries`,
@@ -218,12 +224,15 @@ async function main(): Promise<void> {
     const persistDir = mkdtempSync(join(tmpdir(), 'tool-selection-bench-'));
     try {
       const scaleRegistry = registryOf(tools);
+      const coldCpu = process.cpuUsage();
       const coldStart = performance.now();
       const cold = createToolSelector({ registry: scaleRegistry, embedder, fusion, index: { persistDir } });
       await cold.ready();
       const coldMs = performance.now() - coldStart;
+      const coldCpuMs = cpuMs(process.cpuUsage(coldCpu));
       await cold.close();
 
+      const warmCpu = process.cpuUsage();
       const warmStart = performance.now();
       const warm = createToolSelector({
         registry: scaleRegistry,
@@ -234,6 +243,7 @@ async function main(): Promise<void> {
       });
       await warm.ready();
       const warmMs = performance.now() - warmStart;
+      const warmCpuMs = cpuMs(process.cpuUsage(warmCpu));
       if (warm.info().embeddings.computed !== 0)
         throw new Error(`warm restart re-embedded ${warm.info().embeddings.computed} tools`);
 
@@ -265,9 +275,9 @@ async function main(): Promise<void> {
       const base = percentiles(baseline);
       const own = latency[String(scale)] as { p50Ms: number; p95Ms: number };
       log(
-        `${String(scale).padEnd(8)} ${own.p50Ms.toFixed(3).padStart(7)} ms ${own.p95Ms.toFixed(3).padStart(7)} ms | ${base.p50Ms.toFixed(3).padStart(7)} ms ${base.p95Ms.toFixed(3).padStart(7)} ms (select is ${(base.p50Ms / Math.max(own.p50Ms, 1e-6)).toFixed(1)}x the baseline's speed) | ${coldMs.toFixed(0).padStart(7)} ms ${warmMs.toFixed(0).padStart(7)} ms`,
+        `${String(scale).padEnd(8)} ${own.p50Ms.toFixed(3).padStart(7)} ms ${own.p95Ms.toFixed(3).padStart(7)} ms | ${base.p50Ms.toFixed(3).padStart(7)} ms ${base.p95Ms.toFixed(3).padStart(7)} ms (select is ${(base.p50Ms / Math.max(own.p50Ms, 1e-6)).toFixed(1)}x the baseline's speed) | ${coldMs.toFixed(0).padStart(7)} ms ${warmMs.toFixed(0).padStart(7)} ms (CPU ${coldCpuMs} / ${warmCpuMs} ms)`,
       );
-      build = { coldMs: Math.round(coldMs), warmMs: Math.round(warmMs) };
+      build = { coldMs: Math.round(coldMs), warmMs: Math.round(warmMs), coldCpuMs, warmCpuMs };
     } finally {
       rmSync(persistDir, { recursive: true, force: true });
     }
@@ -288,6 +298,7 @@ async function main(): Promise<void> {
         latency,
         build,
         memory: { peakRssMb },
+        machine: { cores: availableParallelism(), loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
         modelLoadMs: Math.round(modelLoadMs),
       })}\n`,
     );
