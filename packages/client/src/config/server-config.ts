@@ -29,8 +29,11 @@ export interface ServerTimeouts {
   callMs?: number;
 }
 
-/** One entry of `mcpServers`. */
-export interface ServerConfig {
+/**
+ * One entry of `mcpServers`. A type alias rather than an interface so that it is assignable to
+ * index-signature types such as the client's `ServerEntry`.
+ */
+export type ServerConfig = {
   /** Transport, normalised (`streamable-http` → `http`, `websocket` → `ws`). Absent: inferred from `command`/`url`. */
   type?: TransportType;
   /** Executable of a stdio server. */
@@ -57,7 +60,7 @@ export interface ServerConfig {
   enabled?: boolean;
   /** What the server is for (shown by tooling, used by tool selection). */
   description?: string;
-}
+};
 
 /** Where a piece of config came from. */
 export interface ConfigSource {

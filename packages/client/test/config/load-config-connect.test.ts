@@ -1,0 +1,45 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addServer } from '../../src/config/config-file-editor.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { connectMcp, type McpConnection } from '../../src/index.js';
+import { serverScript } from '../helpers/servers.js';
+import { createTempDirectory, type TempDirectory } from './temp-directory.js';
+
+describe('a loaded config drives connectMcp', () => {
+  let temp: TempDirectory | undefined;
+  let connection: McpConnection | undefined;
+  afterEach(async () => {
+    await connection?.close();
+    await temp?.remove();
+  });
+
+  it('connects the servers of a file written by addServer, with variables expanded into the server env', async () => {
+    temp = await createTempDirectory();
+    const file = join(temp.path, '.switchboard', 'mcp.json');
+    await addServer(file, 'everything', {
+      command: '${NODE_BINARY}',
+      args: ['${EVERYTHING_SCRIPT}', 'stdio'],
+      env: { SWITCHBOARD_CONFIG_PROBE: '${PROBE_VALUE:-from-default}' },
+      timeouts: { connectMs: 60_000 },
+    });
+    // Disabled, and its variable is unset: neither stops the rest.
+    await addServer(file, 'later', {
+      command: 'does-not-exist',
+      env: { TOKEN: '${UNSET_TOKEN}' },
+      enabled: false,
+    });
+
+    const config = await loadConfig({
+      cwd: temp.path,
+      home: join(temp.path, 'home'),
+      env: { NODE_BINARY: process.execPath, EVERYTHING_SCRIPT: serverScript('server-everything') },
+    });
+    expect(config.mcpServers.later?.enabled).toBe(false);
+    connection = await connectMcp(config, { approval: 'never' });
+    expect(Object.keys(connection.status())).toEqual(['everything']);
+    const result = await connection.callTool('mcp__everything__get-env', {});
+    expect(JSON.stringify(result)).toContain('from-default');
+  });
+});
