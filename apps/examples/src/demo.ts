@@ -1,0 +1,71 @@
+/**
+ * The guided tour (`npm run demo` at the repository root): runs each example in turn as its own
+ * process, with a header saying what it shows. Offline, no API keys. Exits non-zero if a step fails.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+interface Step {
+  example: string;
+  title: string;
+  shows: string;
+}
+
+const steps: Step[] = [
+  {
+    example: 'single-server',
+    title: 'One server',
+    shows:
+      'connectMcp starts server-filesystem on a temp folder. Its tools are namespaced (mcp__<server>__<tool>),\n' +
+      'classified read/write, validated before each call, and writes go through an approval callback.',
+  },
+];
+
+const bold = (text: string): string =>
+  process.env.NO_COLOR || !process.stdout.isTTY ? text : `\x1b[1m${text}\x1b[22m`;
+const sourceDirectory = dirname(fileURLToPath(import.meta.url));
+
+/** Runs one example with its output indented; resolves to its exit code. */
+function run(example: string): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(sourceDirectory, `${example}.ts`)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Line by line, so the gutter never lands in the middle of a line split across chunks.
+  createInterface({ input: child.stdout }).on('line', (line) => console.log(`  │ ${line}`));
+  createInterface({ input: child.stderr }).on('line', (line) => console.error(`  │ ${line}`));
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const started = performance.now();
+const failed: string[] = [];
+console.log(bold('Switchboard — a guided tour'));
+console.log(
+  `${steps.length} examples, each a short program in apps/examples/src you can read and run alone.`,
+);
+for (const [index, step] of steps.entries()) {
+  console.log(
+    `\n${bold(`── ${index + 1}/${steps.length} ${step.title} ──`)}  (pnpm --filter @switchboard/examples ${step.example})`,
+  );
+  console.log(`${step.shows}\n`);
+  const stepStarted = performance.now();
+  const code = await run(step.example);
+  const seconds = ((performance.now() - stepStarted) / 1000).toFixed(1);
+  if (code === 0) console.log(`  ✔ ${step.example} (${seconds} s)`);
+  else {
+    console.log(`  ✖ ${step.example} failed with exit code ${code}`);
+    failed.push(step.example);
+  }
+}
+const total = ((performance.now() - started) / 1000).toFixed(1);
+if (failed.length > 0) {
+  console.log(
+    `\n${bold('Tour failed')}: ${failed.join(', ')} (${total} s). Run a failing example alone to see more.`,
+  );
+  process.exit(1);
+}
+console.log(`\n${bold('Tour complete')}: ${steps.length} examples in ${total} s.`);
