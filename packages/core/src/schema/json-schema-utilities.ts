@@ -25,7 +25,7 @@ export function jsonTypeOf(value: unknown): JsonTypeName | 'undefined' {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object')
-    return value as never;
+    return typeof value as JsonTypeName;
   return 'undefined';
 }
 

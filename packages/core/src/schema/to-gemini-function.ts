@@ -35,6 +35,7 @@ const handled = new Set([
   'properties',
   'required',
   'items',
+  'prefixItems',
   'anyOf',
   'nullable',
 ]);

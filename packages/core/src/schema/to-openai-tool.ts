@@ -164,7 +164,7 @@ function toStrictSchema(node: JsonSchema, path: string, lossy: LossyChange[]): J
     }
   }
   const nonNull = types.filter((type) => type !== 'null');
-  if (nonNull.length > 1) {
+  if (nonNull.length > 1 && !Array.isArray(node.enum)) {
     // Different types carry different keywords: one branch per type keeps each type's keywords.
     const branches = nonNull.map((type) =>
       toStrictSchema({ ...narrowToType(node, type), description: undefined }, path, lossy),

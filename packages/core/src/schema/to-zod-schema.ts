@@ -251,10 +251,16 @@ export function toZodSchema(schema: JsonSchema): ConversionResult<z.ZodType> {
     for (const [name, property] of Object.entries(propertiesOf(node))) {
       const propertyPath = appendPointer(appendPointer(path, 'properties'), name);
       const built = build(property, propertyPath);
-      if (required.has(name)) shape[name] = built;
-      else if (property.default !== undefined)
-        shape[name] = built.default(structuredClone(property.default) as never);
-      else shape[name] = built.optional();
+      let field: z.ZodType = built;
+      if (!required.has(name)) {
+        field =
+          property.default !== undefined
+            ? built.default(structuredClone(property.default) as never)
+            : built.optional();
+        // Wrappers hide the inner description from readers of the shape (JSON Schema generators, UIs).
+        if (typeof property.description === 'string') field = field.describe(property.description);
+      }
+      shape[name] = field;
     }
     for (const name of required) {
       // Required but undescribed: any value, but it must be present.
