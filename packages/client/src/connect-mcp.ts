@@ -12,8 +12,9 @@ import {
   silentLogger,
   type ToolNamingOptions,
   type ToolRegistry,
+  type WrapToolResultOptions,
 } from '@switchboard/core';
-import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
+import { type ApprovalSetting, createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
 import type {
   ElicitationHandler,
   McpClient,
@@ -52,6 +53,8 @@ export interface ConnectMcpOptions {
   approval?: ApprovalSetting;
   /** `execute` returns the raw `CallToolResult` instead of core's wrapped shape. @default false */
   rawResults?: boolean;
+  /** Options of core's `wrapToolResult` (output budget, instruction, binary attachments). */
+  wrap?: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
   /** Respawn, backoff and circuit-breaker settings. */
   supervision?: SupervisionOptions;
   /** How this client introduces itself. */
@@ -121,6 +124,7 @@ export async function connectMcp(
   const registry =
     options.registry ?? createToolRegistry({ ...(options.naming ? { naming: options.naming } : {}), logger });
   const metrics = createMetricsRecorder();
+  const validator = createSharedValidator();
   const entries = Object.entries(normaliseServers(servers)).filter(([, entry]) => entry.enabled !== false);
   for (const [name, entry] of entries) {
     if (
@@ -151,7 +155,10 @@ export async function connectMcp(
   const appliers = new Map<string, (tools: Tool[]) => void>();
   for (const [name, entry] of entries) {
     const steps = createCoreToolSteps({
+      server: name,
       approval: (entry.approval as ApprovalSetting | undefined) ?? options.approval ?? 'annotations',
+      validator,
+      ...(options.wrap ? { wrap: options.wrap } : {}),
     });
     let connection: ServerConnection | undefined;
     const call = (tool: string, args: Record<string, unknown>, callOptions: object, retrySafe: boolean) =>

@@ -1,58 +1,79 @@
 /**
- * The tool steps backed by @switchboard/core: approval policy, argument validation, result wrapping.
+ * The tool steps backed by @switchboard/core: argument validation (validators compiled once per
+ * tool and cached), the approval policy, and result wrapping.
  */
+import {
+  type ApprovalMode,
+  type ApprovalPolicy,
+  type ArgumentValidator,
+  createApprovalPolicy,
+  createArgumentValidator,
+  type WrapToolResultOptions,
+  wrapToolResult,
+} from '@switchboard/core';
 import type { ToolSteps } from './tool-steps.js';
 
-/** Approval settings: a mode, or a mode plus allow/deny globs, per server or for all. */
+/**
+ * Approval of a server's tools: a mode (`'annotations'`, `'always'`, `'never'` or a function), a
+ * mode plus allow/deny name globs (the config's form), or a ready core `ApprovalPolicy`.
+ */
 export type ApprovalSetting =
-  | 'annotations'
-  | 'always'
-  | 'never'
-  | { mode?: 'annotations' | 'always' | 'never'; allow?: string[]; deny?: string[] };
+  | ApprovalMode
+  | { mode?: ApprovalMode; allow?: string[]; deny?: string[] }
+  | ApprovalPolicy;
 
 /** Options of {@link createCoreToolSteps}. */
 export interface CoreToolStepsOptions {
+  /** The server these steps serve (allow/deny globs are keyed by it). */
+  server: string;
   /** Approval of this server's tools. @default 'annotations' */
   approval?: ApprovalSetting;
+  /** Shared validator (its cache serves every server). */
+  validator: ArgumentValidator;
+  /** Options of core's `wrapToolResult` (output budget, instruction...). */
+  wrap?: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
 }
 
-function globToRegExp(glob: string): RegExp {
-  const source = glob
-    .split('')
-    .map((character) =>
-      character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[\\^$.|+()[\]{}]/g, '\\$&'),
-    )
-    .join('');
-  return new RegExp(`^${source}$`);
+function isPolicy(setting: ApprovalSetting): setting is ApprovalPolicy {
+  return typeof setting === 'object' && typeof (setting as ApprovalPolicy).decide === 'function';
+}
+
+function toPolicy(server: string, setting: ApprovalSetting): ApprovalPolicy {
+  if (isPolicy(setting)) return setting;
+  if (typeof setting === 'string' || typeof setting === 'function')
+    return createApprovalPolicy({ mode: setting });
+  return createApprovalPolicy({
+    ...(setting.mode === undefined ? {} : { mode: setting.mode }),
+    servers: {
+      [server]: {
+        ...(setting.allow ? { allow: setting.allow } : {}),
+        ...(setting.deny ? { deny: setting.deny } : {}),
+      },
+    },
+  });
+}
+
+/** A shared argument validator for the tools of many servers. */
+export function createSharedValidator(): ArgumentValidator {
+  return createArgumentValidator();
 }
 
 /** Core-backed steps for one server. */
-export function createCoreToolSteps(options: CoreToolStepsOptions = {}): ToolSteps {
-  const setting = options.approval ?? 'annotations';
-  const mode = typeof setting === 'string' ? setting : (setting.mode ?? 'annotations');
-  const allow = typeof setting === 'string' ? [] : (setting.allow ?? []).map(globToRegExp);
-  const deny = typeof setting === 'string' ? [] : (setting.deny ?? []).map(globToRegExp);
+export function createCoreToolSteps(options: CoreToolStepsOptions): ToolSteps {
+  const policy = toPolicy(options.server, options.approval ?? 'annotations');
+  const { validator } = options;
+  const wrapOptions = options.wrap ?? {};
   return {
-    compileArgumentCheck: () => () => {},
-    decideApproval(tool) {
-      const names = [tool.originalName, tool.name];
-      if (deny.some((pattern) => names.some((name) => pattern.test(name)))) {
-        return { decision: 'deny', reason: 'matches a deny glob' };
-      }
-      if (allow.some((pattern) => names.some((name) => pattern.test(name)))) {
-        return { decision: 'allow', reason: 'matches an allow glob' };
-      }
-      if (mode === 'never') return { decision: 'allow', reason: "policy mode 'never' asks for no tool" };
-      if (mode === 'always') return { decision: 'ask', reason: "policy mode 'always' asks for every tool" };
-      if (tool.annotations?.readOnlyHint === true)
-        return { decision: 'allow', reason: 'annotated read-only' };
-      if (tool.annotations?.destructiveHint === false)
-        return { decision: 'allow', reason: 'annotated non-destructive' };
-      return {
-        decision: 'ask',
-        reason: 'not annotated read-only or non-destructive (MCP assumes destructive)',
+    compileArgumentCheck(tool) {
+      // One object per tool, so the validator's per-tool cache hits on every call after the first.
+      const target = { name: tool.name, inputSchema: tool.inputSchema };
+      validator.validate(target, {});
+      return (args) => {
+        const outcome = validator.validate(target, args);
+        if (!outcome.valid) throw outcome.error;
       };
     },
-    wrapResult: (result) => result,
+    decideApproval: (tool) => policy.decide(tool),
+    wrapResult: (result, tool) => wrapToolResult(result, { ...wrapOptions, toolName: tool.name }),
   };
 }

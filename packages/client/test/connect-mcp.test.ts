@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolRegistry } from '@switchboard/core';
@@ -189,5 +189,29 @@ describe('connectMcp', () => {
     open.push(connection);
     expect(connection.servers).toEqual(['everything']);
     expect(connection.tools.mcp__everything__echo).toBeDefined();
+  });
+
+  it('validates arguments before they reach the server, wraps results, or returns them raw on request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-client-validate-'));
+    temporary.push(dir);
+    const log = join(dir, 'runs.log');
+    const entry = {
+      command: process.execPath,
+      args: [fixture('counter-server.mjs')],
+      env: { COUNTER_FILE: log },
+    };
+    const connection = await connectMcp({ counter: entry }, { approval: 'never' });
+    open.push(connection);
+    const error = await connection.callTool('mcp__counter__record', { value: 42 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((error as Error).message).toContain('mcp__counter__record');
+    expect(existsSync(log) ? readFileSync(log, 'utf8').trim() : '').toBe('');
+    const wrapped = await connection.callTool('mcp__counter__record', { value: 'ok' });
+    expect(wrapped).toMatchObject({ status: 'success', message: expect.stringContaining('recorded ok') });
+
+    const raw = await connectMcp({ counter: entry }, { approval: 'never', rawResults: true });
+    open.push(raw);
+    const result = await raw.callTool('mcp__counter__record', { value: 'raw' });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'recorded raw' }] });
   });
 });
