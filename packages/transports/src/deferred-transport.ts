@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchboardError } from '@switchboard/core';
 
 /**
  * A transport whose implementation is loaded when it starts. It lets the root entry offer every
@@ -43,8 +44,14 @@ export class DeferredTransport<T extends Transport = Transport> implements Trans
   protected attach(_inner: T): void {}
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (!this.inner)
-      return Promise.reject(new Error('Transport not started: call start() (Client.connect() does).'));
+    if (!this.inner) {
+      return Promise.reject(
+        new SwitchboardError({
+          code: 'NOT_CONNECTED',
+          message: 'Cannot send: the transport is not started. Call start() first (Client.connect() does).',
+        }),
+      );
+    }
     return this.inner.send(message, options);
   }
 

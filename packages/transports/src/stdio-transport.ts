@@ -128,11 +128,13 @@ class ChildProcessTransport implements StdioTransport {
 
   start(): Promise<void> {
     if (this.child || this.closed) {
-      throw new SwitchboardError({
-        code: 'TRANSPORT_ERROR',
-        message: `The stdio transport of MCP server "${this.name}" was already started; a transport is started once (Client.connect() starts it).`,
-        context: { server: this.name },
-      });
+      return Promise.reject(
+        new SwitchboardError({
+          code: 'TRANSPORT_ERROR',
+          message: `The stdio transport of MCP server "${this.name}" was already started; a transport is started once (Client.connect() starts it).`,
+          context: { server: this.name },
+        }),
+      );
     }
     const { command, args = [], cwd } = this.options;
     const killTimeoutMs = this.options.killTimeoutMs ?? 5000;

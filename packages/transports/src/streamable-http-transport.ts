@@ -39,7 +39,10 @@ export interface StreamableHttpTransportOptions {
   sseFallback?: boolean;
   /** Resume an existing session instead of starting one. */
   sessionId?: string;
-  /** The HTTP(S) agent; by default a keep-alive agent of this transport, destroyed on close. */
+  /**
+   * The HTTP(S) agent; by default a keep-alive agent of this transport (at most 64 sockets, so a
+   * burst of concurrent calls queues instead of opening a socket each), destroyed on close.
+   */
   agent?: http.Agent;
   /** Resumption of interrupted SSE streams. */
   reconnection?: StreamReconnectionOptions;
@@ -107,7 +110,7 @@ class StreamableHttpTransport implements Transport {
     this.staticHeaders = createStaticHeaders(options.headers, options.bearerToken);
     this.client = this.url.protocol === 'https:' ? https : http;
     this.ownsAgent = options.agent === undefined;
-    this.agent = options.agent ?? new this.client.Agent({ keepAlive: true });
+    this.agent = options.agent ?? new this.client.Agent({ keepAlive: true, maxSockets: 64 });
     this.sessionId = options.sessionId;
     this.reconnection = {
       initialDelayMs: options.reconnection?.initialDelayMs ?? 1000,
@@ -228,7 +231,19 @@ class StreamableHttpTransport implements Transport {
           { server: this.name, url: this.safeUrl, status },
           'initial POST refused; falling back to the legacy HTTP+SSE transport',
         );
-        await this.switchToSse(message);
+        try {
+          await this.switchToSse(message);
+        } catch (cause) {
+          const failure = this.error(
+            'CONNECTION_FAILED',
+            `the initial POST answered HTTP ${status}${text ? ` (${excerpt(text, 120)})` : ''} and the fallback to the legacy HTTP+SSE transport failed too: ${(cause as Error).message}. Check the URL: it should be the server's MCP endpoint.`,
+            { status },
+            cause,
+          );
+          this.fallback = undefined;
+          this.onerror?.(failure);
+          throw failure;
+        }
         return;
       }
       let failure: SwitchboardError;

@@ -266,6 +266,19 @@ describe('Streamable HTTP transport protocol details', () => {
     );
   });
 
+  it('names both failures when the initial POST gets a 4xx and the SSE fallback fails too', async () => {
+    const { url } = await startTestServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+    });
+    const client = new Client({ name: 'http-test', version: '1.0.0' });
+    const failure = await client.connect(createStreamableHttpTransport({ url, name: 'nowhere' })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SwitchboardError.hasCode(failure, 'CONNECTION_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(/"nowhere".*HTTP 404.*legacy HTTP\+SSE/s);
+  });
+
   it('gives a clear CONNECTION_FAILED error for a refused connection', async () => {
     const port = await freePort();
     const client = new Client({ name: 'http-test', version: '1.0.0' });
