@@ -21,6 +21,13 @@ const steps: Step[] = [
       'connectMcp starts server-filesystem on a temp folder. Its tools are namespaced (mcp__<server>__<tool>),\n' +
       'classified read/write, validated before each call, and writes go through an approval callback.',
   },
+  {
+    example: 'many-servers',
+    title: 'Many servers from an mcp.json',
+    shows:
+      'loadConfig reads a Claude-Desktop-style mcp.json (with variable expansion, prefixes, per-server approval);\n' +
+      'connectMcp starts every server in parallel, skips the broken one, and reports status() and metrics().',
+  },
 ];
 
 const bold = (text: string): string =>
