@@ -39,6 +39,8 @@ export {
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type { ApprovalSetting } from './core-tool-steps.js';
+export type { LoadedMcpTools, LoadMcpToolsOptions } from './load-mcp-tools.js';
+export { loadMcpTools } from './load-mcp-tools.js';
 export type {
   CallToolOptions,
   ElicitationHandler,
