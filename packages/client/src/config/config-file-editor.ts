@@ -5,7 +5,7 @@
  * permissions; new files are created 0600 because entries often carry tokens.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import { type ConfigIssue, configErrorCodes, createInvalidConfigError } from './config-error.js';
@@ -61,29 +61,36 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
 
 /**
  * Applies `update` to a config file's data and writes back only what changed. `update` may mutate
- * the data it gets (a copy) or return new data. Returns whether the file changed.
+ * the data it gets (a copy) or return new data; it runs again on fresh data if the file changed
+ * meanwhile, so it should not have other side effects. Returns whether the file changed.
  */
 export async function updateConfigFile(
   path: string,
   update: ConfigFileUpdate,
 ): Promise<{ changed: boolean }> {
-  const document = await readJsoncFile(path);
-  const original = document ? requireObjectRoot(document, path) : {};
-  const draft = structuredClone(original);
-  const next = (await update(draft)) ?? draft;
-  if (!isRecord(next)) {
-    throw new SwitchboardError({
-      code: 'INVALID_ARGUMENT',
-      message: `updateConfigFile(${path}): the update must return an object (or nothing), got ${describeType(next)}.`,
-      context: { file: path },
-    });
+  // Optimistic concurrency: when another writer (a second CLI run, an editor) changed the file
+  // while `update` ran, start over from its new contents instead of overwriting them.
+  for (let attempt = 1; ; attempt++) {
+    const document = await readJsoncFile(path);
+    const original = document ? requireObjectRoot(document, path) : {};
+    const draft = structuredClone(original);
+    const next = (await update(draft)) ?? draft;
+    if (!isRecord(next)) {
+      throw new SwitchboardError({
+        code: 'INVALID_ARGUMENT',
+        message: `updateConfigFile(${path}): the update must return an object (or nothing), got ${describeType(next)}.`,
+        context: { file: path },
+      });
+    }
+    if (document && deepEqual(original, next)) return { changed: false };
+    const text = document
+      ? rewriteJsonc(document, next)
+      : `${renderJson(next, '', { newline: '\n', unit: '  ' })}\n`;
+    const current = await readFile(path, 'utf8').catch(() => undefined);
+    if (current !== document?.text && attempt < 5) continue;
+    await writeFileAtomic(path, text);
+    return { changed: true };
   }
-  if (document && deepEqual(original, next)) return { changed: false };
-  const text = document
-    ? rewriteJsonc(document, next)
-    : `${renderJson(next, '', { newline: '\n', unit: '  ' })}\n`;
-  await writeFileAtomic(path, text);
-  return { changed: true };
 }
 
 /** Adds a server entry (validated first) to a config file, creating the file and folder if missing. */

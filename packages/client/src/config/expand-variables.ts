@@ -104,7 +104,8 @@ function expandInto(
     if (!namePattern.test(name)) {
       throw malformed(
         location,
-        `"${name}" is not a variable name (letters, digits and _, not starting with a digit)`,
+        // The text is not quoted: inside an env or header value it may be part of a secret.
+        `the text inside \${…} is not a variable name (letters, digits and _, not starting with a digit)`,
       );
     }
     const value = variables[name];

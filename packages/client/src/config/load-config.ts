@@ -184,6 +184,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Switc
       const location = { file: entry.source.path, server: name, path, document: entry.document };
       config = expandServerConfig(config, variables, location);
       checkUrl(config, location);
+      if (config.cwd === '~' || config.cwd?.startsWith('~/'))
+        config = { ...config, cwd: join(home, config.cwd.slice(1)) };
       config = await applyEnvFile(config, name, entry.source, home);
     }
     mcpServers[name] = config;

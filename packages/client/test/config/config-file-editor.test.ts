@@ -268,6 +268,24 @@ describe('updateConfigFile', () => {
     expect(await readFile(file, 'utf8')).toContain('// pinned image');
   });
 
+  it('starts over when another writer changed the file meanwhile, losing neither change', async () => {
+    const file = await temp.write('mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "a" }\n  }\n}\n');
+    let calls = 0;
+    await updateConfigFile(file, async (data) => {
+      calls++;
+      if (calls === 1) {
+        // Another process adds a server while this update is being computed.
+        await writeFile(
+          file,
+          '{\n  "mcpServers": {\n    "a": { "command": "a" },\n    "b": { "command": "b" }\n  }\n}\n',
+        );
+      }
+      (data.mcpServers as Record<string, unknown>).c = { command: 'c' };
+    });
+    expect(calls).toBe(2);
+    expect(Object.keys((await readConfigFile(file)).data.mcpServers as object)).toEqual(['a', 'b', 'c']);
+  });
+
   it('refuses a root that is not an object', async () => {
     const file = await temp.write('mcp.json', '[1, 2]');
     const error = await editError(addServer(file, 'a', { command: 'x' }));

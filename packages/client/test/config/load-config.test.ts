@@ -241,6 +241,15 @@ describe('loadConfig variable expansion', () => {
     expect(JSON.stringify(error.context)).not.toContain(secret);
   });
 
+  it('expands ~ in cwd to the home directory', async () => {
+    await temp.write(
+      'work/app/.switchboard/mcp.json',
+      '{"mcpServers": {"s": {"command": "x", "cwd": "~/servers"}}}',
+    );
+    const config = await loadConfig({ cwd: project, home, env: {} });
+    expect(config.mcpServers.s?.cwd).toBe(join(home, 'servers'));
+  });
+
   it('reads envFile relative to the config file, explicit env winning', async () => {
     await temp.write(
       'work/app/.switchboard/server.env',
