@@ -57,6 +57,9 @@ describe('expandVariables', () => {
     expect(catchError(() => expandVariables('${1BAD}', env, location)).message).toContain(
       'not a variable name',
     );
+    const leaky = catchError(() => expandVariables('p@ss${hunter2 secret}', env, location));
+    expect(leaky.message).toContain('not a variable name');
+    expect(leaky.message).not.toContain('hunter2');
     const input = catchError(() => expandVariables('${input:token}', env, location));
     expect(input.code).toBe('CONFIG_INPUT_UNRESOLVED');
     expect(input.message).toContain('importConfig');
