@@ -28,6 +28,13 @@ const steps: Step[] = [
       'loadConfig reads a Claude-Desktop-style mcp.json (with variable expansion, prefixes, per-server approval);\n' +
       'connectMcp starts every server in parallel, skips the broken one, and reports status() and metrics().',
   },
+  {
+    example: 'tool-selection',
+    title: 'Picking 5 tools out of 500+',
+    shows:
+      'Three official servers plus a 500-tool catalogue server. createToolSelector ranks the tools for each\n' +
+      'request (BM25, plus embeddings when a model is available) and counts the schema tokens not sent.',
+  },
 ];
 
 const bold = (text: string): string =>
