@@ -1,2 +1,26 @@
 /** Public API of @switchboard/server. Any new export added here becomes public API: use named exports, not wildcards. */
-export {};
+export type { DefinedTool, ToolContext, ToolDefinition, ToolReturnValue, ZodSchema } from './define-tool.js';
+export { defineTool, isZodSchema } from './define-tool.js';
+export type { BearerAuthOptions, HttpServerHandle, HttpTransportOptions } from './http-server.js';
+export { isLoopbackHost } from './http-server.js';
+export type { CheckedMessage, JsonRpcErrorResponse } from './json-rpc-message.js';
+export { checkJsonRpcMessage, JsonRpcErrorCode, parseJsonRpcText } from './json-rpc-message.js';
+export type {
+  CallToolOptions,
+  McpServer,
+  McpServerOptions,
+  McpSession,
+  McpSessionOptions,
+} from './mcp-server.js';
+export { createMcpServer, localToolServer, toCallToolResult, toErrorResult } from './mcp-server.js';
+export { createMemoryEventStore } from './memory-event-store.js';
+export type { PromptDefinition } from './prompt-definition.js';
+export type {
+  ResourceDefinition,
+  ResourceReadValue,
+  ResourceTemplateDefinition,
+} from './resource-definition.js';
+export type { ServeHandle, ServeOptions } from './serve.js';
+export { serve } from './serve.js';
+export type { StdioServerTransportOptions } from './stdio-server-transport.js';
+export { createStdioServerTransport } from './stdio-server-transport.js';

@@ -1,0 +1,116 @@
+/**
+ * The stateless HTTP fast path: one shared protocol session behind an in-process transport that
+ * gives every incoming request a fresh internal id and routes the response (and the request's own
+ * notifications) back to the HTTP exchange it came from.
+ *
+ * Why not the SDK's `StreamableHTTPServerTransport` with a fresh transport per request: that
+ * converts each Node request to a web `Request`, builds a new transport and protocol and validates
+ * the message several times, which costs more than the tool call. Here the body is parsed once and
+ * no state survives a request except what routes its answer, so any instance behind a load
+ * balancer can take any request, as in the SDK's stateless mode.
+ */
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { createErrorResponse, JsonRpcErrorCode } from './json-rpc-message.js';
+import type { McpSession } from './mcp-server.js';
+
+/** Receives the messages a dispatched request produces before its response. */
+export type NotificationSink = (message: JSONRPCMessage) => void;
+
+/** Dispatches checked JSON-RPC messages to one shared session. */
+export interface RequestDispatcher {
+  /** Runs one request; resolves with its response (its original id restored). */
+  request(
+    message: Extract<JSONRPCMessage, { id: string | number; method: string }>,
+    options?: { onNotification?: NotificationSink; signal?: AbortSignal; extra?: MessageExtraInfo },
+  ): Promise<JSONRPCMessage>;
+  /** Delivers a notification (client → server). */
+  notify(message: JSONRPCMessage, extra?: MessageExtraInfo): void;
+  /** Requests in flight. */
+  readonly inFlight: number;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  originalId: string | number;
+  resolve: (message: JSONRPCMessage) => void;
+  onNotification: NotificationSink | undefined;
+}
+
+/** Connects `session` to an in-process routing transport. */
+export async function createRequestDispatcher(session: McpSession): Promise<RequestDispatcher> {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+
+  const transport: Transport = {
+    async start() {},
+    async close() {
+      transport.onclose?.();
+    },
+    async send(message: JSONRPCMessage, options?: TransportSendOptions) {
+      if ('id' in message && !('method' in message)) {
+        const entry = pending.get(message.id as number);
+        if (entry === undefined) return;
+        pending.delete(message.id as number);
+        entry.resolve({ ...message, id: entry.originalId } as JSONRPCMessage);
+        return;
+      }
+      if ('method' in message && 'id' in message) {
+        // A server → client request (sampling, elicitation) has no way back without a session.
+        throw new Error(
+          `"${message.method}" needs a client session; serve with { session: true } to use sampling or elicitation.`,
+        );
+      }
+      const related = options?.relatedRequestId;
+      if (related === undefined) return;
+      pending.get(related as number)?.onNotification?.(message);
+    },
+  };
+  await session.connect(transport);
+
+  return {
+    request(message, options = {}) {
+      const internalId = nextId++;
+      if (nextId > Number.MAX_SAFE_INTEGER - 1) nextId = 1;
+      return new Promise<JSONRPCMessage>((resolve) => {
+        pending.set(internalId, { originalId: message.id, resolve, onNotification: options.onNotification });
+        const signal = options.signal;
+        if (signal) {
+          const onAbort = () => {
+            if (!pending.has(internalId)) return;
+            pending.delete(internalId);
+            transport.onmessage?.({
+              jsonrpc: '2.0',
+              method: 'notifications/cancelled',
+              params: { requestId: internalId, reason: 'The HTTP request was closed.' },
+            });
+            resolve(
+              createErrorResponse(message.id, JsonRpcErrorCode.InternalError, 'Request cancelled') as never,
+            );
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener('abort', onAbort, { once: true });
+        }
+        transport.onmessage?.({ ...message, id: internalId } as JSONRPCMessage, options.extra);
+      });
+    },
+    notify(message, extra) {
+      // Cancellations name the client's id, which is ambiguous across clients here: the HTTP
+      // request's own closing cancels instead (see `signal` above).
+      if ('method' in message && message.method === 'notifications/cancelled') return;
+      transport.onmessage?.(message, extra);
+    },
+    get inFlight() {
+      return pending.size;
+    },
+    async close() {
+      for (const [id, entry] of pending) {
+        pending.delete(id);
+        entry.resolve(
+          createErrorResponse(entry.originalId, JsonRpcErrorCode.InternalError, 'Server closing') as never,
+        );
+      }
+      await session.close();
+    },
+  };
+}
