@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createStreamableHttpTransport } from '../src/index.js';
+import { startProcessGroupWatchdog } from '../src/process-group-watchdog.js';
 import { createStdioTransport } from '../src/stdio.js';
 
 const argv = process.argv.slice(2);
@@ -185,7 +186,20 @@ async function benchConnect() {
         0.5,
       ) / 1000,
     );
+  // The watchdog's own cost, without the noise of a server start: one synchronous `sh` spawn.
+  const watchdogSpawns: number[] = [];
+  for (let sample = 0; sample < 20; sample++) {
+    const start = performance.now();
+    startProcessGroupWatchdog(5000).release();
+    watchdogSpawns.push((performance.now() - start) * 1000);
+  }
   return {
+    watchdogSpawnUs: Math.round(
+      percentile(
+        [...watchdogSpawns].sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
     watchdogMs: median(samples.watchdog),
     noWatchdogMs: median(samples.noWatchdog),
     sdkMs: median(samples.sdk),
@@ -218,6 +232,6 @@ if (json) {
     console.log(`  ratio (switchboard p50 / sdk p50): ${entryResult.ratio}`);
   }
   console.log(
-    `stdio spawn + initialize, median of ${connectSamples}: switchboard ${connect.watchdogMs} ms (watchdog), ${connect.noWatchdogMs} ms (no watchdog); sdk ${connect.sdkMs} ms`,
+    `stdio spawn + initialize, median of ${connectSamples}: switchboard ${connect.watchdogMs} ms (watchdog), ${connect.noWatchdogMs} ms (no watchdog); sdk ${connect.sdkMs} ms; the watchdog's spawn alone ${connect.watchdogSpawnUs} µs (it is not on the message path)`,
   );
 }

@@ -285,6 +285,8 @@ class StreamableHttpTransport implements Transport {
       return;
     }
     const text = await readBody(response);
+    // Some servers answer a notification with 200 and an empty body instead of 202.
+    if (requestId === undefined && text.trim().length === 0) return;
     if (contentType.includes('application/json')) {
       this.dispatchJson(text);
       return;
