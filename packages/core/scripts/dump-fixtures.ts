@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const require = createRequire(import.meta.url);
 const fixturesDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
@@ -17,8 +17,13 @@ function serverEntry(packageName: string): string {
   return join(dirname(require.resolve(`${packageName}/package.json`)), 'dist', 'index.js');
 }
 
-async function dumpTools(name: string, args: string[]): Promise<number> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
+async function dumpTools(name: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'switchboard-fixture-dump', version: '0.0.0' });
   await client.connect(transport);
   try {
@@ -50,7 +55,10 @@ try {
     serverEntry('@modelcontextprotocol/server-filesystem'),
     temporaryDirectory,
   ]);
-  const memory = await dumpTools('server-memory', [serverEntry('@modelcontextprotocol/server-memory')]);
+  // Kept in the temporary directory, so the dump never writes next to the installed package.
+  const memory = await dumpTools('server-memory', [serverEntry('@modelcontextprotocol/server-memory')], {
+    MEMORY_FILE_PATH: join(temporaryDirectory, 'memory.jsonl'),
+  });
   console.log(
     `server-everything: ${everything} tools, server-filesystem: ${filesystem}, server-memory: ${memory}`,
   );

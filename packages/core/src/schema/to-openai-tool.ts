@@ -298,9 +298,9 @@ function describeConstraint(key: string, value: unknown): string {
     case 'default':
       return `Default: ${stableStringify(value)}.`;
     case 'minLength':
-      return `At least ${String(value)} characters.`;
+      return `At least ${String(value)} character${value === 1 ? '' : 's'}.`;
     case 'maxLength':
-      return `At most ${String(value)} characters.`;
+      return `At most ${String(value)} character${value === 1 ? '' : 's'}.`;
     case 'uniqueItems':
       return value === true ? 'Items must be unique.' : '';
     case 'minProperties':

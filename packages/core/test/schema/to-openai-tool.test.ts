@@ -46,7 +46,7 @@ describe('toOpenAITool', () => {
     expect(result.function.parameters).toEqual({
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'At least 1 characters.' },
+        path: { type: 'string', description: 'At least 1 character.' },
         tail: { type: ['number', 'null'], description: 'Last N lines' },
         options: {
           type: ['object', 'null'],
