@@ -213,6 +213,12 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
     if (!document) continue;
     foundAny = true;
     let serversPath = candidate.serversPath;
+    if (serversPath[0] === 'projects') {
+      // Claude Code keys projects by the folder it was started in: use the nearest one above cwd.
+      const project = nearestProjectKey(getAt(document.value, ['projects']), cwd, home);
+      if (project === undefined) continue;
+      serversPath = ['projects', project, 'mcpServers'];
+    }
     let servers = getAt(document.value, serversPath);
     // VS Code's user settings.json nests the same shape under "mcp".
     if (
@@ -286,8 +292,24 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
       context: { from: options.from, paths },
     });
   }
+  if (Object.keys(result.mcpServers).length === 0 && result.warnings.length === 0) {
+    const paths = [...new Set(candidates.map((candidate) => candidate.path))];
+    result.warnings.push(`No MCP servers found in ${paths.join(', ')}.`);
+  }
   for (const warning of result.warnings) logger.warn({ from: options.from }, warning);
   return result;
+}
+
+/** The nearest folder at or above `cwd` that has an entry; home counts only as cwd itself. */
+function nearestProjectKey(projects: unknown, cwd: string, home: string): string | undefined {
+  if (typeof projects !== 'object' || projects === null) return undefined;
+  let directory = cwd;
+  for (;;) {
+    if (Object.hasOwn(projects, directory)) return directory;
+    const parent = dirname(directory);
+    if (parent === directory || parent === home) return undefined;
+    directory = parent;
+  }
 }
 
 function readVsCodeInputs(value: unknown): VsCodeInput[] {

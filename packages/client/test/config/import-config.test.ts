@@ -173,6 +173,26 @@ describe('importConfig claude-code', () => {
     ]);
   });
 
+  it('finds the per-project servers from a subfolder of the project', async () => {
+    await temp.write(
+      'home/.claude.json',
+      JSON.stringify({
+        projects: { [cwd]: { mcpServers: { 'local-db': { command: 'uvx', args: ['mcp-server-sqlite'] } } } },
+      }),
+    );
+    const imported = await importConfig({ from: 'claude-code', home, cwd: join(cwd, 'src', 'api') });
+    expect(imported.mcpServers).toEqual({ 'local-db': { command: 'uvx', args: ['mcp-server-sqlite'] } });
+
+    // Servers registered for the home folder are not every project's servers.
+    await temp.write(
+      'home/.claude.json',
+      JSON.stringify({ projects: { [home]: { mcpServers: { h: { command: 'h' } } } } }),
+    );
+    const none = await importConfig({ from: 'claude-code', home, cwd: join(home, 'code', 'x') });
+    expect(none.mcpServers).toEqual({});
+    expect(none.warnings).toEqual([expect.stringContaining('No MCP servers found')]);
+  });
+
   it('reads an explicit .mcp.json path', async () => {
     const file = await temp.write(
       'elsewhere/.mcp.json',
