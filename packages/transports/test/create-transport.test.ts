@@ -105,6 +105,18 @@ describe('createTransport with real servers', () => {
     expect(await echo(createTransport({ url: `http://127.0.0.1:${sse.port}/sse` }))).toEqual(expected);
   });
 
+  it('a command that does not exist → SPAWN_FAILED from Client.connect', async () => {
+    const client = new Client({ name: 'create-transport-test', version: '1.0.0' });
+    const failure = await client
+      .connect(createTransport({ command: 'switchboard-missing-binary' }, { name: 'missing' }))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(SwitchboardError.hasCode(failure, 'SPAWN_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(/"missing".*"switchboard-missing-binary" was not found/);
+  });
+
   it('type sse against a refused port → CONNECTION_FAILED', async () => {
     const client = new Client({ name: 'create-transport-test', version: '1.0.0' });
     const stopped = await startServerEverythingHttp('sse');
@@ -113,7 +125,10 @@ describe('createTransport with real servers', () => {
       client.connect(
         createTransport({ type: 'sse', url: `http://127.0.0.1:${stopped.port}/sse` }, { name: 'gone' }),
       ),
-    ).rejects.toThrow(/"gone"/);
+    ).rejects.toSatisfy(
+      (error: unknown) =>
+        SwitchboardError.hasCode(error, 'CONNECTION_FAILED') && /"gone"/.test(String(error)),
+    );
   });
 });
 

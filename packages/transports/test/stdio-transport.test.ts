@@ -191,6 +191,25 @@ describe('stdio transport failures', () => {
     await expect(transport.send({ jsonrpc: '2.0', method: 'ping', id: 99 })).rejects.toThrow(/victim/);
   });
 
+  it('kills what a server left in its process group when it exits on its own', async () => {
+    const script = fixture(
+      'leaving-server.mjs',
+      `import { spawn } from 'node:child_process';
+       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+       process.stderr.write('leftover ' + child.pid + '\\n', () => setTimeout(() => process.exit(0), 200));`,
+    );
+    const transport = createStdioTransport({ command: process.execPath, args: [script], killTimeoutMs: 500 });
+    cleanups.push(() => transport.close());
+    const exited = new Promise<StdioExitInfo>((resolve) => {
+      transport.onexit = resolve;
+    });
+    await transport.start();
+    expect(await exited).toMatchObject({ code: 0, expected: false });
+    const leftover = Number(/leftover (\d+)/.exec(transport.stderrTail())?.[1]);
+    expect(leftover).toBeGreaterThan(0);
+    expect(await waitForProcessesGone([leftover])).toEqual([]);
+  });
+
   it('escalates to SIGKILL for a server that ignores stdin end and SIGTERM, and its children go too', async () => {
     const script = fixture(
       'stubborn-server.mjs',
