@@ -35,6 +35,13 @@ const steps: Step[] = [
       'Three official servers plus a 500-tool catalogue server. createToolSelector ranks the tools for each\n' +
       'request (BM25, plus embeddings when a model is available) and counts the schema tokens not sent.',
   },
+  {
+    example: 'agent-loop',
+    title: 'A custom agent loop',
+    shows:
+      'A ModelAdapter (here a scripted offline model; OpenAI/Anthropic adapters when keys are set) gets the\n' +
+      'selected tools, calls discover_tools when what it needs is missing, and each call passes the approval callback.',
+  },
 ];
 
 const bold = (text: string): string =>
