@@ -19,7 +19,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  CallToolRequestSchema,
+  type CallToolRequestSchema,
   CompleteRequestSchema,
   CreateMessageResultSchema,
   ElicitResultSchema,
@@ -443,8 +443,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return { tools: listCache as Tool[] };
     });
 
-    // The SDK's Server checks tools/call params (-32602) and the result shape itself.
-    protocol.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // Registered leniently too: the SDK's Server wraps tools/call with its own params check
+    // (-32602) and result check, but its protocol layer would first fail strict parsing as -32603.
+    protocol.setRequestHandler(lenient('tools/call'), async (raw, extra) => {
+      const request = raw as unknown as z.output<typeof CallToolRequestSchema>;
       const { name, arguments: args } = request.params;
       const progressToken = request.params._meta?.progressToken;
       const context: ToolContext = {

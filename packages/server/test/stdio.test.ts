@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, expect, test } from 'vitest';
+
+const fixture = fileURLToPath(new URL('./fixtures/echo-server.ts', import.meta.url));
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+test('the raw SDK client drives a child-process server over stdio', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', fixture, 'stdio'],
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  expect(client.getServerVersion()).toMatchObject({ name: 'echo-fixture', version: '1.0.0' });
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'sleep']);
+  expect(await client.callTool({ name: 'echo', arguments: { message: 'hi' } })).toMatchObject({
+    content: [{ type: 'text', text: 'Echo: hi' }],
+  });
+  const bad = await client.callTool({ name: 'add', arguments: { a: 1 } });
+  expect(bad.isError).toBe(true);
+  // Logs go to stderr, never to stdout (which would corrupt the protocol).
+  await expect.poll(() => stderr).toContain('serving on stdio');
+});
+
+test('stdout carries nothing but JSON-RPC lines', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, 'stdio'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  cleanups.push(async () => {
+    child.kill();
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+  );
+  child.stdin.write(
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"}}}\n',
+  );
+  await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 30_000 }).toBe(2);
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  }
+});
