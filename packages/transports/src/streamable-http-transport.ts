@@ -247,13 +247,17 @@ class StreamableHttpTransport implements Transport {
         return;
       }
       let failure: SwitchboardError;
-      if (status === 404 && this.sessionId !== undefined && !initialize) {
-        const expired = this.sessionId;
+      // The spec says 404; servers built on the SDK's example (server-everything among them) answer
+      // 400 "No valid session ID" instead, which means the same to a client.
+      const sessionRejected =
+        status === 404 || (status === 400 && /session/i.test(text) && !/protocol.version/i.test(text));
+      if (sessionRejected && this.sessionId !== undefined && !initialize) {
+        // The session id is a credential of sorts: it stays out of the error.
         this.sessionId = undefined;
         failure = this.error(
           'SESSION_EXPIRED',
-          'the server no longer knows this session (HTTP 404). Re-initialize to start a new session.',
-          { status, sessionId: expired },
+          `the server no longer knows this session (HTTP ${status}). Re-initialize to start a new session.`,
+          { status },
         );
       } else if (status === 401 || status === 403) {
         failure = this.error(

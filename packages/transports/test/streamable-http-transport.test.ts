@@ -123,6 +123,27 @@ describe('Streamable HTTP transport against server-everything', () => {
   });
 });
 
+describe('Streamable HTTP transport when the server restarts', () => {
+  it('reports SESSION_EXPIRED for a session the restarted server-everything does not know', async () => {
+    const first = await startServerEverythingHttp('streamableHttp');
+    cleanups.push(() => first.stop());
+    const transport = createStreamableHttpTransport({ url: `http://127.0.0.1:${first.port}/mcp` });
+    const client = await connect(transport);
+    await client.listTools();
+    await first.stop();
+    const second = await startServerEverythingHttp('streamableHttp', first.port);
+    cleanups.push(() => second.stop());
+    const failure = await client.listTools().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SwitchboardError.hasCode(failure, 'SESSION_EXPIRED')).toBe(true);
+    // A fresh transport (what the client does on SESSION_EXPIRED) works against the new server.
+    const fresh = await connect(createStreamableHttpTransport({ url: `http://127.0.0.1:${first.port}/mcp` }));
+    expect((await fresh.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
 describe('Streamable HTTP transport protocol details', () => {
   it('handles JSON responses (SDK server with enableJsonResponse) and sends the protocol version header', async () => {
     const seenHeaders: http.IncomingHttpHeaders[] = [];

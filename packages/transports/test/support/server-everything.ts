@@ -43,8 +43,11 @@ export interface RunningHttpServer {
 }
 
 /** Starts server-everything in an HTTP mode and waits until it accepts connections. */
-export async function startServerEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<RunningHttpServer> {
-  const port = await freePort();
+export async function startServerEverythingHttp(
+  mode: 'streamableHttp' | 'sse',
+  fixedPort?: number,
+): Promise<RunningHttpServer> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [serverEverythingEntry, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: 'ignore',
