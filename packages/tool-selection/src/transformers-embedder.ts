@@ -37,6 +37,11 @@ export interface TransformersEmbedderOptions {
   fallback?: LocalModel | Embedder | false;
   /** Texts per model call. @default 64 */
   batchSize?: number;
+  /**
+   * A mean-pooled vector shorter than this is returned as zeros: static models give texts of only
+   * unknown or stop words a (nearly) empty vector whose direction is noise. @default 1e-3
+   */
+  minimumNorm?: number;
   /** Receives the one line that announces a fallback. @default silentLogger */
   logger?: Logger;
 }
@@ -70,6 +75,7 @@ interface Extractor {
 async function runExtractor(
   extractor: Extractor,
   texts: string[],
+  minimumNorm = 0,
 ): Promise<{ vectors: Float32Array[]; dimensions: number }> {
   const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
   const outputs = await extractor.model(inputs);
@@ -92,8 +98,10 @@ async function runExtractor(
         vector[dimension] = (vector[dimension] as number) + (data[offset + dimension] as number);
       }
     }
-    // Mean then normalise equals normalising the sum: the division by `count` is skipped.
-    vectors.push(normalizeInPlace(count > 0 ? vector : vector.fill(0)));
+    if (count > 0)
+      for (let dimension = 0; dimension < dimensions; dimension++)
+        vector[dimension] = (vector[dimension] as number) / count;
+    vectors.push(normalizeInPlace(vector, minimumNorm));
   }
   return { vectors, dimensions };
 }
@@ -166,6 +174,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
   const quantized = options.quantized ?? true;
   const allowRemote = options.allowRemote ?? true;
   const batchSize = Math.max(1, options.batchSize ?? 64);
+  const minimumNorm = options.minimumNorm ?? 1e-3;
   const logger = options.logger ?? silentLogger;
   let backend: Backend | undefined;
   let active: EmbedderInfo | undefined;
@@ -263,7 +272,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
       embedOptions.signal?.throwIfAborted();
       const batch = texts.slice(start, start + batchSize) as string[];
       if (batch.length === 0) continue;
-      const output = await runExtractor(current.extractor, batch);
+      const output = await runExtractor(current.extractor, batch, minimumNorm);
       vectors.push(...output.vectors);
     }
     return vectors;

@@ -1,16 +1,17 @@
 /** Small vector helpers shared by the embedder and the indexes. */
 
 /**
- * Scales `vector` to unit length in place. A zero (or non-finite) vector stays all zeros: a text of
- * only unknown words has no direction, and dividing by its norm would produce NaN.
+ * Scales `vector` to unit length in place. A zero (or non-finite) vector, or one shorter than
+ * `minimumNorm`, becomes all zeros: a text of only unknown words has no direction, and dividing by
+ * its norm would produce NaN (or, for a nearly-zero vector, amplify noise into a confident direction).
  */
-export function normalizeInPlace(vector: Float32Array): Float32Array {
+export function normalizeInPlace(vector: Float32Array, minimumNorm = 0): Float32Array {
   let sum = 0;
   for (let index = 0; index < vector.length; index++) {
     const value = vector[index] as number;
     sum += value * value;
   }
-  if (!(sum > 0) || !Number.isFinite(sum)) {
+  if (!(sum > minimumNorm * minimumNorm) || !Number.isFinite(sum)) {
     vector.fill(0);
     return vector;
   }
