@@ -22,6 +22,7 @@ export { configEnvironmentVariable, findProjectDirectory, loadConfig } from './l
 export type {
   ApprovalConfig,
   ApprovalMode,
+  ConfigError,
   ConfigSource,
   ServerConfig,
   ServerTimeouts,

@@ -7,12 +7,18 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
-import { configErrorCodes, createInvalidConfigError } from './config-error.js';
+import {
+  type ConfigIssue,
+  configErrorCodes,
+  createInvalidConfigError,
+  describeLocation,
+} from './config-error.js';
 import { parseEnvFile } from './env-file.js';
 import { expandServerConfig, type VariableSource } from './expand-variables.js';
-import { type JsoncDocument, parseJsonc } from './jsonc-document.js';
+import { formatJsonPath, type JsoncDocument, parseJsonc } from './jsonc-document.js';
 import { readJsoncFile, validateDocument } from './read-config-document.js';
-import type { ConfigSource, ServerConfig, SwitchboardConfig } from './server-config.js';
+import type { ConfigError, ConfigSource, ServerConfig, SwitchboardConfig } from './server-config.js';
+import { validateConfigDocument } from './validate-server-config.js';
 
 /** Name of the environment variable holding inline config JSON. */
 export const configEnvironmentVariable = 'SWITCHBOARD_MCP_SERVERS';
@@ -33,6 +39,12 @@ export interface LoadConfigOptions {
   allowedServers?: string[];
   /** Expand `${VAR}` references and read `envFile`s. @default true */
   expand?: boolean;
+  /**
+   * What a bad server entry (invalid shape, unset variable, unreadable envFile) or an unreadable
+   * file does: `'throw'` rejects; `'skip'` leaves it out, reports it in `errors` and the logger,
+   * and loads everything else. @default 'throw'
+   */
+  onError?: 'throw' | 'skip';
   /** Receives warnings (unknown keys, unknown names in `allowedServers`). @default silentLogger */
   logger?: Logger;
 }
@@ -74,7 +86,8 @@ export async function findProjectDirectory(cwd: string, home: string): Promise<s
 }
 
 interface LoadedEntry {
-  config: ServerConfig;
+  /** Absent when the entry was invalid and skipped: it still overrides earlier entries of its name. */
+  config?: ServerConfig;
   source: ConfigSource;
   document: JsoncDocument;
 }
@@ -127,37 +140,56 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Switc
   const entries = new Map<string, LoadedEntry>();
   let allowedServers: string[] | undefined;
 
+  const errors: ConfigError[] = [];
+  const skip = options.onError === 'skip';
+  const fail = (error: unknown, source: ConfigSource, server?: string): void => {
+    if (!skip || !SwitchboardError.isInstance(error)) throw error;
+    errors.push(server === undefined ? { source, error } : { server, source, error });
+    logger.warn({ file: source.path, ...(server === undefined ? {} : { server }) }, error.message);
+  };
+
   const merge = (document: JsoncDocument, source: ConfigSource): void => {
-    const validated = validateDocument(document, source.path);
+    const validated = skip
+      ? validateLeniently(document, source, fail)
+      : validateDocument(document, source.path);
     for (const warning of validated.warnings) warn(warning, { file: source.path });
     sources.push(source);
     for (const [name, config] of Object.entries(validated.servers)) {
       // Delete first so an overriding entry moves to its own source's position in key order.
       entries.delete(name);
-      entries.set(name, { config, source, document });
+      entries.set(name, config ? { config, source, document } : { source, document });
     }
     if (validated.allowedServers) allowedServers = validated.allowedServers;
   };
 
   for (const candidate of candidates) {
-    const document = await readJsoncFile(candidate.path);
-    if (!document) {
-      if (candidate.required) {
-        throw new SwitchboardError({
-          code: configErrorCodes.notFound,
-          message: `Config file ${candidate.path} does not exist. Check the path, or create it with "switchboard servers add".`,
-          context: { file: candidate.path },
-        });
+    const source: ConfigSource = { path: candidate.path, kind: candidate.kind };
+    try {
+      const document = await readJsoncFile(candidate.path);
+      if (!document) {
+        if (candidate.required) {
+          throw new SwitchboardError({
+            code: configErrorCodes.notFound,
+            message: `Config file ${candidate.path} does not exist. Check the path, or create it with "switchboard servers add".`,
+            context: { file: candidate.path },
+          });
+        }
+        continue;
       }
-      continue;
+      merge(document, source);
+    } catch (error) {
+      fail(error, source);
     }
-    merge(document, { path: candidate.path, kind: candidate.kind });
   }
 
   const inline = variables[configEnvironmentVariable];
   if (inline !== undefined && inline.trim() !== '') {
     const source: ConfigSource = { path: `env:${configEnvironmentVariable}`, kind: 'env' };
-    merge(wrapBareServerMap(parseJsonc(inline, source.path)), source);
+    try {
+      merge(wrapBareServerMap(parseJsonc(inline, source.path)), source);
+    } catch (error) {
+      fail(error, source);
+    }
   }
 
   if (options.allowedServers) allowedServers = options.allowedServers;
@@ -178,22 +210,65 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Switc
   for (const [name, entry] of entries) {
     if (allowedServers && !allowedServers.includes(name)) continue;
     let config = entry.config;
+    if (!config) continue;
     // A disabled server keeps its raw text: its variables need not be set until it is enabled.
     if (options.expand !== false && config.enabled !== false) {
       const path = ['mcpServers', name];
       const location = { file: entry.source.path, server: name, path, document: entry.document };
-      config = expandServerConfig(config, variables, location);
-      checkUrl(config, location);
-      if (config.cwd === '~' || config.cwd?.startsWith('~/'))
-        config = { ...config, cwd: join(home, config.cwd.slice(1)) };
-      config = await applyEnvFile(config, name, entry.source, home);
+      try {
+        config = expandServerConfig(config, variables, location);
+        checkUrl(config, location);
+        if (config.cwd === '~' || config.cwd?.startsWith('~/')) {
+          config = { ...config, cwd: join(home, config.cwd.slice(1)) };
+        }
+        config = await applyEnvFile(config, name, entry.source, home);
+      } catch (error) {
+        fail(error, entry.source, name);
+        continue;
+      }
     }
     mcpServers[name] = config;
     serverSources[name] = entry.source;
   }
 
-  const result: SwitchboardConfig = { mcpServers, sources, serverSources, warnings };
+  const result: SwitchboardConfig = { mcpServers, sources, serverSources, warnings, errors };
   if (allowedServers) result.allowedServers = allowedServers;
+  return result;
+}
+
+/**
+ * Validation for `onError: 'skip'`: issues inside one server entry drop that entry (reported as
+ * its own error); issues elsewhere (`allowedServers`, the root) are reported and the rest is kept.
+ */
+function validateLeniently(
+  document: JsoncDocument,
+  source: ConfigSource,
+  fail: (error: unknown, source: ConfigSource, server?: string) => void,
+): { servers: Record<string, ServerConfig | undefined>; allowedServers?: string[]; warnings: string[] } {
+  const byServer = new Map<string, ConfigIssue[]>();
+  const other: ConfigIssue[] = [];
+  const warnings: string[] = [];
+  const validated = validateConfigDocument(document.value, {
+    issue: (path, message) => {
+      const server = path[0] === 'mcpServers' && typeof path[1] === 'string' ? path[1] : undefined;
+      if (server === undefined) other.push({ path, message });
+      else byServer.set(server, [...(byServer.get(server) ?? []), { path, message }]);
+    },
+    warn: (path, message) =>
+      warnings.push(`${formatJsonPath(path)} (${describeLocation(source.path, document, path)}): ${message}`),
+  });
+  if (other.length > 0) fail(createInvalidConfigError(source.path, document, other), source);
+  const servers: Record<string, ServerConfig | undefined> = { ...validated.servers };
+  for (const [server, issues] of byServer) {
+    servers[server] = undefined;
+    fail(createInvalidConfigError(source.path, document, issues), source, server);
+  }
+  const result: {
+    servers: Record<string, ServerConfig | undefined>;
+    allowedServers?: string[];
+    warnings: string[];
+  } = { servers, warnings };
+  if (validated.allowedServers) result.allowedServers = validated.allowedServers;
   return result;
 }
 

@@ -2,6 +2,7 @@
  * The config format: the `mcpServers` map of Claude Desktop / Claude Code, so existing files work
  * as they are, plus a few Switchboard options per server.
  */
+import type { SwitchboardError } from '@switchboard/core';
 
 /** How Switchboard talks to a server. `http` is Streamable HTTP. */
 export type TransportType = 'stdio' | 'http' | 'sse' | 'ws';
@@ -70,6 +71,15 @@ export interface ConfigSource {
   kind: 'user' | 'project' | 'file' | 'env';
 }
 
+/** A server entry or file that `loadConfig({ onError: 'skip' })` left out, and why. */
+export interface ConfigError {
+  /** The server left out; absent when a whole file (or a top-level key) was the problem. */
+  server?: string;
+  source: ConfigSource;
+  /** A `CONFIG_*` error naming file and JSON path; never holds secret values. */
+  error: SwitchboardError;
+}
+
 /** The merged result of {@link loadConfig}. */
 export interface SwitchboardConfig {
   /** Servers by name, after merging, filtering by `allowedServers` and expanding variables. */
@@ -82,4 +92,6 @@ export interface SwitchboardConfig {
   serverSources: Record<string, ConfigSource>;
   /** Non-fatal problems (unknown keys, unknown names in `allowedServers`). Never holds secret values. */
   warnings: string[];
+  /** What `onError: 'skip'` left out (always empty with the default `'throw'`). */
+  errors: ConfigError[];
 }

@@ -136,7 +136,7 @@ describe('loadConfig merging', () => {
 
   it('returns an empty config when no file exists', async () => {
     const config = await loadConfig({ cwd: project, home, env: {} });
-    expect(config).toEqual({ mcpServers: {}, sources: [], serverSources: {}, warnings: [] });
+    expect(config).toEqual({ mcpServers: {}, sources: [], serverSources: {}, warnings: [], errors: [] });
   });
 });
 
@@ -286,6 +286,57 @@ describe('loadConfig variable expansion', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('mcpServers.r.url');
     expect(error.message).not.toContain(secret);
+  });
+});
+
+describe("loadConfig onError: 'skip'", () => {
+  it('leaves out only the bad entries and files, reporting each, and loads the rest', async () => {
+    const secret = 'tok-never-in-errors';
+    await temp.write(
+      'home/.switchboard/mcp.json',
+      JSON.stringify({ mcpServers: { shadowed: { command: 'user-version' }, fine: { command: 'ok' } } }),
+    );
+    const projectText = JSON.stringify({
+      mcpServers: {
+        shadowed: { args: ['no command'] },
+        unset: { command: 'x', env: { TOKEN: '${MISSING_TOKEN}', OTHER: secret } },
+        good: { command: 'y', env: { OTHER: secret } },
+      },
+      allowedServers: 'not-a-list',
+    });
+    const file = await temp.write('work/app/.switchboard/mcp.json', projectText);
+    const logged: string[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      error: () => {},
+      warn: (first: unknown, message?: string) => logged.push(`${JSON.stringify(first)} ${message ?? ''}`),
+    };
+    const config = await loadConfig({
+      cwd: project,
+      home,
+      env: { SWITCHBOARD_MCP_SERVERS: '{"broken": ' },
+      onError: 'skip',
+      logger,
+    });
+    // An invalid overriding entry does not fall back to the entry it overrides.
+    expect(Object.keys(config.mcpServers).sort()).toEqual(['fine', 'good']);
+    expect(config.errors.map((problem) => [problem.server, problem.error.code])).toEqual([
+      [undefined, 'CONFIG_INVALID'],
+      ['shadowed', 'CONFIG_INVALID'],
+      [undefined, 'CONFIG_INVALID_JSON'],
+      ['unset', 'CONFIG_VARIABLE_UNSET'],
+    ]);
+    expect(config.errors[0]?.error.message).toContain('allowedServers');
+    expect(config.errors[1]?.source).toEqual({ path: file, kind: 'project' });
+    expect(config.errors[2]?.source.kind).toBe('env');
+    expect(logged).toHaveLength(4);
+    expect(logged.join('\n')).not.toContain(secret);
+    expect(JSON.stringify(config.errors.map((problem) => problem.error.toJSON()))).not.toContain(secret);
+
+    // The default still throws on the first bad file.
+    const error = await loadError(loadConfig({ cwd: project, home, env: {} }));
+    expect(error.code).toBe('CONFIG_INVALID');
   });
 });
 
