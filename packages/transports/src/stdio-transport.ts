@@ -140,7 +140,15 @@ class ChildProcessTransport implements StdioTransport {
     const killTimeoutMs = this.options.killTimeoutMs ?? 5000;
     const resolved = resolveSpawnCommand(command, args);
     const useWatchdog = !isWindows && this.options.watchdog !== false;
-    if (useWatchdog) this.watchdog = startProcessGroupWatchdog(killTimeoutMs);
+    if (useWatchdog) {
+      this.watchdog = startProcessGroupWatchdog(killTimeoutMs);
+      if (this.watchdog.pid === undefined) {
+        this.logger.warn(
+          { server: this.name },
+          'could not start the /bin/sh watchdog: the server may outlive this process if it is killed',
+        );
+      }
+    }
 
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
