@@ -118,6 +118,9 @@ try {
   }
   const saved = await readFile(join(folder, 'trip.md'), 'utf8').catch(() => undefined);
   console.log(`\ntrip.md on disk: ${saved === undefined ? 'not written' : JSON.stringify(saved)}`);
+} catch (error) {
+  console.error(`agent-loop failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
 } finally {
   await selector.close();
   await mcp.close();

@@ -1,6 +1,7 @@
 /**
  * The guided tour (`npm run demo` at the repository root): runs each example in turn as its own
  * process, with a header saying what it shows. Offline, no API keys. Exits non-zero if a step fails.
+ * Example names as arguments run only those: `pnpm --filter @switchboard/examples demo agent-loop`.
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -62,15 +63,23 @@ function run(example: string): Promise<number> {
   });
 }
 
+const wanted = process.argv.slice(2).filter((argument) => argument !== '--');
+const unknown = wanted.filter((name) => !steps.some((step) => step.example === name));
+if (unknown.length > 0) {
+  console.error(
+    `Unknown example: ${unknown.join(', ')}. Known: ${steps.map((step) => step.example).join(', ')}.`,
+  );
+  process.exit(2);
+}
+const tour = wanted.length > 0 ? steps.filter((step) => wanted.includes(step.example)) : steps;
+
 const started = performance.now();
 const failed: string[] = [];
 console.log(bold('Switchboard — a guided tour'));
-console.log(
-  `${steps.length} examples, each a short program in apps/examples/src you can read and run alone.`,
-);
-for (const [index, step] of steps.entries()) {
+console.log(`${tour.length} examples, each a short program in apps/examples/src you can read and run alone.`);
+for (const [index, step] of tour.entries()) {
   console.log(
-    `\n${bold(`── ${index + 1}/${steps.length} ${step.title} ──`)}  (pnpm --filter @switchboard/examples ${step.example})`,
+    `\n${bold(`── ${index + 1}/${tour.length} ${step.title} ──`)}  (pnpm --filter @switchboard/examples ${step.example})`,
   );
   console.log(`${step.shows}\n`);
   const stepStarted = performance.now();
@@ -89,4 +98,4 @@ if (failed.length > 0) {
   );
   process.exit(1);
 }
-console.log(`\n${bold('Tour complete')}: ${steps.length} examples in ${total} s.`);
+console.log(`\n${bold('Tour complete')}: ${tour.length} examples in ${total} s.`);

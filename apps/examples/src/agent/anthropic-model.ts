@@ -4,6 +4,7 @@
  */
 import { toAnthropicTool } from '@switchboard/core';
 import type { ChatMessage, ModelAdapter, ModelReply, ToolCall } from './model-adapter.js';
+import { postJson } from './post-json.js';
 
 /** Options of {@link createAnthropicModel}. */
 export interface AnthropicModelOptions {
@@ -51,8 +52,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelAdapt
       const system = messages
         .filter((message) => message.role === 'system')
         .map((message) => message.content);
-      const response = await fetch(url, {
-        method: 'POST',
+      const response = await postJson(url, {
         headers: {
           'content-type': 'application/json',
           'x-api-key': options.apiKey,
@@ -67,9 +67,6 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelAdapt
         }),
         ...(signal ? { signal } : {}),
       });
-      if (!response.ok) {
-        throw new Error(`${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-      }
       const body = (await response.json()) as { content: Array<Block & { type: string }> };
       const toolCalls: ToolCall[] = body.content
         .filter((block) => block.type === 'tool_use')

@@ -4,6 +4,7 @@
  */
 import { toOpenAITool } from '@switchboard/core';
 import type { ChatMessage, ModelAdapter, ModelReply } from './model-adapter.js';
+import { postJson } from './post-json.js';
 
 /** Options of {@link createOpenAIModel}. */
 export interface OpenAIModelOptions {
@@ -48,8 +49,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelAdapter {
   return {
     name: `openai-compatible ${model}`,
     async generate({ messages, tools, signal }): Promise<ModelReply> {
-      const response = await fetch(url, {
-        method: 'POST',
+      const response = await postJson(url, {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
         body: JSON.stringify({
           model,
@@ -58,10 +58,6 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelAdapter {
         }),
         ...(signal ? { signal } : {}),
       });
-      if (!response.ok) {
-        // The body says what was wrong (model name, quota...); the key is never part of it.
-        throw new Error(`${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-      }
       const body = (await response.json()) as {
         choices: Array<{ message: { content: string | null; tool_calls?: OpenAIToolCall[] } }>;
       };
