@@ -8,6 +8,7 @@ export type LossyChangeKind =
   | 'removed-keyword'
   | 'moved-to-description'
   | 'cycle-cut'
+  | 'expansion-limit'
   | 'unresolved-reference'
   | 'merge-conflict'
   | 'union-flattened'

@@ -15,6 +15,13 @@ export interface NormalizeSchemaOptions {
    * @default 2
    */
   maxRecursionDepth?: number;
+  /**
+   * How many references may be expanded inside one another along one path, recursive or not:
+   * mutually recursive definitions otherwise multiply. @default 12
+   */
+  maxReferenceDepth?: number;
+  /** How many references may be expanded in the whole schema. @default 1000 */
+  maxInlinedReferences?: number;
 }
 
 // Dialect markers and containers of definitions: dropping them after inlining loses nothing.
@@ -69,8 +76,26 @@ export function normalizeSchema(
   options: NormalizeSchemaOptions = {},
 ): ConversionResult<JsonSchema> {
   const maxRecursionDepth = options.maxRecursionDepth ?? 2;
+  const maxReferenceDepth = options.maxReferenceDepth ?? 12;
+  const maxInlinedReferences = options.maxInlinedReferences ?? 1000;
   const lossy: LossyChange[] = [];
   const root = schema;
+  let inlined = 0;
+  let skipped = 0;
+
+  // Stands in for a reference that is not expanded: keeps the target's type, accepts any content.
+  const cut = (reference: string, path: string, kind: string, reason: string): JsonSchema => {
+    const target = resolvePointer(root, reference);
+    const resolved: JsonSchema = { description: `Recursive reference ${reference} (not expanded further).` };
+    const type = isPlainObject(target) ? target.type : undefined;
+    if (type !== undefined) resolved.type = structuredClone(type);
+    lossy.push({
+      path: displayPointer(path),
+      kind,
+      message: `${reason}: deeper levels accept any ${type === undefined ? 'value' : `value of type ${stableStringify(type)}`}.`,
+    });
+    return resolved;
+  };
 
   const walk = (node: unknown, path: string, stack: readonly string[]): JsonSchema => {
     if (node === true || node === undefined) return {};
@@ -89,15 +114,30 @@ export function normalizeSchema(
     const expansions = stack.filter((entry) => entry === reference).length;
     let resolved: JsonSchema;
     if (expansions >= maxRecursionDepth) {
-      const target = resolvePointer(root, reference);
-      resolved = { description: `Recursive reference ${reference} (not expanded further).` };
-      const type = isPlainObject(target) ? target.type : undefined;
-      if (type !== undefined) resolved.type = structuredClone(type);
-      lossy.push({
-        path: displayPointer(path),
-        kind: 'cycle-cut',
-        message: `Recursive reference ${reference} was expanded ${maxRecursionDepth} time(s) and then cut: deeper levels accept any ${type === undefined ? 'value' : `value of type ${stableStringify(type)}`}.`,
-      });
+      resolved = cut(
+        reference,
+        path,
+        'cycle-cut',
+        `Recursive reference ${reference} was expanded ${maxRecursionDepth} time(s) and then cut`,
+      );
+    } else if (stack.length >= maxReferenceDepth) {
+      resolved = cut(
+        reference,
+        path,
+        'cycle-cut',
+        `Reference ${reference} lies ${stack.length} references deep (limit ${maxReferenceDepth}) and was not expanded`,
+      );
+    } else if (inlined >= maxInlinedReferences) {
+      skipped += 1;
+      // One entry for all references past the budget: thousands of identical entries help nobody.
+      const before = lossy.length;
+      resolved = cut(
+        reference,
+        path,
+        'expansion-limit',
+        `Reference ${reference} and every later one were not expanded: the schema already inlined ${maxInlinedReferences} references`,
+      );
+      if (skipped > 1) lossy.splice(before, 1);
     } else {
       const target = resolvePointer(root, reference);
       if (target === undefined) {
@@ -108,6 +148,7 @@ export function normalizeSchema(
         });
         resolved = {};
       } else {
+        inlined += 1;
         resolved = walk(target, path, [...stack, reference]);
       }
     }
@@ -189,7 +230,12 @@ export function normalizeSchema(
     return merged;
   };
 
-  return { result: walk(schema, '', []), lossy };
+  const result = walk(schema, '', []);
+  const limitEntry = lossy.find((change) => change.kind === 'expansion-limit');
+  if (limitEntry !== undefined && skipped > 1) {
+    limitEntry.message += ` In all, ${skipped} references were left unexpanded.`;
+  }
+  return { result, lossy };
 }
 
 /** Resolves a local reference (`#`, `#/a/b`) against the root schema; `undefined` when it cannot. */

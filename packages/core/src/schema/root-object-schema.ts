@@ -25,7 +25,7 @@ export function toRootObjectSchema(schema: JsonSchema, lossy: LossyChange[]): Js
     if (!Array.isArray(branches)) continue;
     const objectBranches = branches.filter(
       (branch): branch is JsonSchema =>
-        isPlainObject(branch) && (typeList(branch).includes('object') || isPlainObject(branch.properties)),
+        isPlainObject(branch) && (typeList(branch).length === 0 || typeList(branch).includes('object')),
     );
     delete result[keyword];
     const properties: Record<string, JsonSchema> = { ...propertiesOf(result) };

@@ -118,3 +118,25 @@ describe('normalizeSchema', () => {
     expect(lossy).toEqual([]);
   });
 });
+
+describe('normalizeSchema on densely recursive definitions', () => {
+  it('stays bounded when many definitions refer to each other', () => {
+    const names = Array.from({ length: 10 }, (_, index) => `d${index}`);
+    const definitions = Object.fromEntries(
+      names.map((name) => [
+        name,
+        {
+          type: 'object',
+          properties: Object.fromEntries(names.map((other) => [other, { $ref: `#/$defs/${other}` }])),
+        },
+      ]),
+    );
+    const { result, lossy } = normalizeSchema(
+      { type: 'object', properties: { start: { $ref: '#/$defs/d0' } }, $defs: definitions },
+      { maxInlinedReferences: 500 },
+    );
+    expect(JSON.stringify(result).length).toBeLessThan(2_000_000);
+    expect(lossy.some((change) => change.kind === 'expansion-limit')).toBe(true);
+    expect(lossy.every((change) => ['cycle-cut', 'expansion-limit'].includes(change.kind))).toBe(true);
+  });
+});
