@@ -85,6 +85,29 @@ describe('toOpenAITool', () => {
     expect(checkToolSchema(result.function.parameters, 'openai-strict')).toEqual([]);
   });
 
+  it('flattens a root anyOf of required-lists onto the properties beside it', () => {
+    const { result, lossy } = toOpenAITool({
+      name: 'lookup',
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string' }, email: { type: 'string' } },
+        anyOf: [{ required: ['id'] }, { required: ['email'] }],
+      },
+    });
+    expect(result.function.parameters).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, email: { type: 'string' } },
+    });
+    expect(lossy).toEqual([
+      {
+        path: '/anyOf',
+        kind: 'union-flattened',
+        message:
+          'The root anyOf of 2 alternative(s) was flattened into one object with the union of their properties; which combinations are valid is no longer enforced.',
+      },
+    ]);
+  });
+
   it('moves unsupported formats and defaults into descriptions', () => {
     const { result, lossy } = toOpenAITool(
       { name: 'enums', inputSchema: enumsAndNullables },
