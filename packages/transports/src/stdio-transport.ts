@@ -339,6 +339,8 @@ class ChildProcessTransport implements StdioTransport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child || this.exitInfo) {
+      // An exit still being finalised is now an expected one: no SERVER_EXITED after close().
+      this.closing = true;
       this.watchdog?.release();
       this.finishClose();
       return;
