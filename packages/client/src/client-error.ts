@@ -43,7 +43,8 @@ export function isAuthError(error: unknown): boolean {
 
 function redactValue(value: unknown, redactor: Redactor): unknown {
   if (typeof value === 'string') return redactor.redact(value);
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactor.redact(item) : item));
+  if (Array.isArray(value))
+    return value.map((item) => (typeof item === 'string' ? redactor.redact(item) : item));
   return value;
 }
 
@@ -54,8 +55,13 @@ function redactSwitchboardError(error: SwitchboardError, scene: ErrorScene): Swi
   for (const [key, value] of Object.entries(error.context)) context[key] = redactValue(value, scene.redactor);
   context.server ??= scene.server;
   if (scene.tool) context.tool ??= scene.tool;
-  const named = scene.tool && !message.includes(`"${scene.tool}"`) ? `Tool "${scene.tool}": ${message}` : message;
-  if (named === error.message && context.server === error.context.server && context.tool === error.context.tool) {
+  const named =
+    scene.tool && !message.includes(`"${scene.tool}"`) ? `Tool "${scene.tool}": ${message}` : message;
+  if (
+    named === error.message &&
+    context.server === error.context.server &&
+    context.tool === error.context.tool
+  ) {
     return error;
   }
   return new SwitchboardError({ code: error.code, message: named, context });

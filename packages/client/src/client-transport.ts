@@ -32,7 +32,10 @@ export interface ClientTransportOptions {
 }
 
 /** Builds the transport of `entry`: `command` → stdio, `url` → Streamable HTTP (SSE fallback); `type` wins. */
-export function createClientTransport(entry: ServerEntry, options: ClientTransportOptions): ClientTransportHandle {
+export function createClientTransport(
+  entry: ServerEntry,
+  options: ClientTransportOptions,
+): ClientTransportHandle {
   const transportEntry = entry as TransportEntry;
   const kind = resolveTransportType(transportEntry, options.name);
   const transport = createTransport(transportEntry, { name: options.name, logger: options.logger });

@@ -5,6 +5,7 @@
  */
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
@@ -38,8 +39,8 @@ import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import { z } from 'zod';
 import { describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
-import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
 import { createRedactingLogger } from './redacting-logger.js';
+import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
 import { isServerEntry, type ServerEntry } from './server-entry.js';
 
 /** Context given to sampling and elicitation handlers. */
@@ -359,6 +360,8 @@ async function tryConnect(
       throw toClientError(error, scene(operation));
     });
   const requestOptions = { timeout: settings.requestTimeoutMs };
+  // Shared by every call without options: nothing is built per call on the common path.
+  const defaultCallOptions = Object.freeze({ timeout: settings.requestTimeoutMs });
 
   const client: McpClient = {
     name,
@@ -376,15 +379,11 @@ async function tryConnect(
     listTools: (listOptions) => listTools(listOptions?.refresh === true),
     callTool(toolName, args = {}, callOptions = {}) {
       return sdk
-        .request({ method: 'tools/call', params: { name: toolName, arguments: args } }, callToolResultShape, {
-          timeout: callOptions.timeoutMs ?? settings.requestTimeoutMs,
-          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-          ...(callOptions.onProgress ? { onprogress: callOptions.onProgress } : {}),
-          ...(callOptions.resetTimeoutOnProgress ? { resetTimeoutOnProgress: true } : {}),
-          ...(callOptions.maxTotalTimeoutMs === undefined
-            ? {}
-            : { maxTotalTimeout: callOptions.maxTotalTimeoutMs }),
-        })
+        .request(
+          { method: 'tools/call', params: { name: toolName, arguments: args } },
+          callToolResultShape,
+          toRequestOptions(callOptions, defaultCallOptions),
+        )
         .catch((error: unknown) => {
           throw toClientError(error, scene('tools/call', toolName));
         }) as Promise<CallToolResult>;
@@ -470,6 +469,24 @@ async function tryConnect(
     },
   };
   return client;
+}
+
+function toRequestOptions(options: CallToolOptions, defaults: { timeout: number }): RequestOptions {
+  if (
+    options.signal === undefined &&
+    options.timeoutMs === undefined &&
+    options.onProgress === undefined &&
+    options.resetTimeoutOnProgress === undefined &&
+    options.maxTotalTimeoutMs === undefined
+  ) {
+    return defaults;
+  }
+  const result: RequestOptions = { timeout: options.timeoutMs ?? defaults.timeout };
+  if (options.signal) result.signal = options.signal;
+  if (options.onProgress) result.onprogress = options.onProgress;
+  if (options.resetTimeoutOnProgress) result.resetTimeoutOnProgress = true;
+  if (options.maxTotalTimeoutMs !== undefined) result.maxTotalTimeout = options.maxTotalTimeoutMs;
+  return result;
 }
 
 function formatStderr(lines: string[]): string {

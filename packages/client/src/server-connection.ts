@@ -7,6 +7,7 @@
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError } from '@switchboard/core';
+import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
 import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
 import { isAuthError, isConnectionError } from './client-error.js';
 import {
@@ -15,7 +16,6 @@ import {
   type McpClient,
   type McpClientOptions,
 } from './mcp-client.js';
-import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
 import type { ServerEntry } from './server-entry.js';
 
 /** Lifecycle state of a server. */
@@ -232,6 +232,39 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     return ensureConnected();
   };
 
+  const recover = async (
+    error: unknown,
+    client: McpClient,
+    tool: string,
+    args: Record<string, unknown>,
+    callOptions: CallToolOptions,
+    retrySafe: boolean,
+  ): Promise<CallToolResult> => {
+    if (!isConnectionError(error) || closed) throw error;
+    const failure = error as SwitchboardError;
+    // The server never ran a request it rejected for an unknown session: re-initialize and retry.
+    const neverRan = isSessionLost(failure);
+    if (neverRan) {
+      logger.info({ server: name }, 'session lost; re-initializing');
+      if (current === client) {
+        current = undefined;
+        await client.close();
+      }
+    }
+    if (!neverRan && !retrySafe) {
+      throw new SwitchboardError({
+        code: failure.code,
+        message: `${failure.message} The call was not retried: tool "${tool}" is not annotated read-only or idempotent, so it may have run already. Check its effect before calling it again.`,
+        context: { ...failure.context, retried: false },
+        cause: failure,
+      });
+    }
+    if (callOptions.signal?.aborted) throw error;
+    logger.info({ server: name, tool }, 'retrying once after reconnecting');
+    const fresh = await ensureConnected();
+    return fresh.callTool(tool, args, callOptions);
+  };
+
   return {
     name,
     status() {
@@ -254,35 +287,19 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     client: () => current,
     ensureConnected,
     reconnect,
-    async callTool(tool, args, callOptions, retrySafe) {
-      const client = await ensureConnected();
-      try {
-        return await client.callTool(tool, args, callOptions);
-      } catch (error) {
-        if (!isConnectionError(error) || closed) throw error;
-        const failure = error as SwitchboardError;
-        // A 404 for the session means the server never ran the request: re-initialize and retry.
-        const neverRan = isSessionLost(failure);
-        if (neverRan) {
-          logger.info({ server: name }, 'session expired (HTTP 404); re-initializing');
-          if (current === client) {
-            current = undefined;
-            await client.close();
-          }
-        }
-        if (!neverRan && !retrySafe) {
-          throw new SwitchboardError({
-            code: failure.code,
-            message: `${failure.message} The call was not retried: tool "${tool}" is not annotated read-only or idempotent, so it may have run already. Check its effect before calling it again.`,
-            context: { ...failure.context, retried: false },
-            cause: failure,
-          });
-        }
-        if (callOptions.signal?.aborted) throw error;
-        logger.info({ server: name, tool }, 'retrying once after reconnecting');
-        const fresh = await ensureConnected();
-        return fresh.callTool(tool, args, callOptions);
+    callTool(tool, args, callOptions, retrySafe) {
+      // Hot path: a live session is called directly, without an extra async hop.
+      const live = current;
+      if (live?.connected && !closed) {
+        return live
+          .callTool(tool, args, callOptions)
+          .catch((error: unknown) => recover(error, live, tool, args, callOptions, retrySafe));
       }
+      return ensureConnected().then((client) =>
+        client
+          .callTool(tool, args, callOptions)
+          .catch((error: unknown) => recover(error, client, tool, args, callOptions, retrySafe)),
+      );
     },
     async close() {
       closed = true;

@@ -21,7 +21,9 @@ describe('connection failures', () => {
   });
 
   it('a command that does not exist: names the server and the command', async () => {
-    const error = await createMcpClient('ghost', { command: 'switchboard-no-such-command-xyz' }).catch((e) => e);
+    const error = await createMcpClient('ghost', { command: 'switchboard-no-such-command-xyz' }).catch(
+      (e) => e,
+    );
     expect(error.code).toMatch(/SPAWN_FAILED|CONNECTION_FAILED/);
     expect(error.message).toContain('ghost');
     expect(error.message).toContain('switchboard-no-such-command-xyz');
@@ -41,7 +43,11 @@ describe('connection failures', () => {
     expect(error.message).toContain('1500 ms');
     expect(error.message).toMatch(/by hand|connectMs/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
-    await waitFor(() => processesWithEnvironment(marker).length === 0, 20_000, 'the silent server to be stopped');
+    await waitFor(
+      () => processesWithEnvironment(marker).length === 0,
+      20_000,
+      'the silent server to be stopped',
+    );
   });
 
   it('a server printing garbage on stdout: the error says so', async () => {
@@ -55,13 +61,18 @@ describe('connection failures', () => {
     expect(error.message).toContain('"noisy"');
     expect(error.message).toMatch(/not (a )?JSON-RPC/);
     expect(error.message).toContain('Welcome to my server');
-    await waitFor(() => processesWithEnvironment(marker).length === 0, 20_000, 'the noisy server to be stopped');
+    await waitFor(
+      () => processesWithEnvironment(marker).length === 0,
+      20_000,
+      'the noisy server to be stopped',
+    );
   });
 
   it('a server that exits at once: the error quotes its stderr', async () => {
-    const error = await createMcpClient('crashy', { command: node, args: [fixture('crash-server.mjs')] }).catch(
-      (e) => e,
-    );
+    const error = await createMcpClient('crashy', {
+      command: node,
+      args: [fixture('crash-server.mjs')],
+    }).catch((e) => e);
     expect(error.code).toMatch(/CONNECTION_FAILED|SERVER_EXITED|CONNECTION_CLOSED/);
     expect(error.message).toContain('crashy');
     expect(error.message).toContain('cannot open database');
@@ -109,7 +120,11 @@ describe('connection failures', () => {
       ghost: { command: 'switchboard-no-such-command-xyz' },
     }).catch((e) => e);
     expect(error.message).toContain('ghost');
-    await waitFor(() => processesWithEnvironment(marker).length === 0, 20_000, 'the healthy server to be stopped');
+    await waitFor(
+      () => processesWithEnvironment(marker).length === 0,
+      20_000,
+      'the healthy server to be stopped',
+    );
   });
 
   it('an entry without command or url is a config error naming the server', async () => {

@@ -92,4 +92,41 @@ describe('createMcpClient', () => {
     const echo = await client.callTool('echo', { message: 'still here' });
     expect(JSON.stringify(echo.content)).toContain('still here');
   });
+
+  it('answers the server with user handlers for sampling, elicitation and roots (declared only when given)', async () => {
+    const plain = await createMcpClient('plain', everythingStdio());
+    open.push(plain);
+    const plainTools = (await plain.listTools()).map((tool) => tool.name);
+    expect(plainTools).not.toContain('trigger-sampling-request');
+
+    const asked: string[] = [];
+    const client = await createMcpClient('everything', everythingStdio(), {
+      sampling: (params, context) => {
+        asked.push(`sampling from ${context.server}`);
+        expect(params.messages.length).toBeGreaterThan(0);
+        return {
+          role: 'assistant',
+          content: { type: 'text', text: 'a sampled answer' },
+          model: 'test-model',
+        };
+      },
+      elicitation: (params) => {
+        asked.push(`elicitation: ${params.message}`);
+        return { action: 'accept', content: {} };
+      },
+      roots: () => [{ uri: 'file:///tmp/switchboard-root', name: 'switchboard-root' }],
+    });
+    open.push(client);
+    const tools = (await client.listTools({ refresh: true })).map((tool) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(['trigger-sampling-request', 'get-roots-list']));
+    const sampled = await client.callTool('trigger-sampling-request', { prompt: 'say something' });
+    expect(JSON.stringify(sampled)).toContain('a sampled answer');
+    const roots = await client.callTool('get-roots-list', {});
+    expect(JSON.stringify(roots)).toContain('switchboard-root');
+    if (tools.includes('trigger-elicitation-request')) {
+      await client.callTool('trigger-elicitation-request', {});
+      expect(asked.some((line) => line.startsWith('elicitation'))).toBe(true);
+    }
+    expect(asked).toContain('sampling from everything');
+  });
 });

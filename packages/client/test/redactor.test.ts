@@ -52,7 +52,11 @@ describe('redaction', () => {
     );
     const skipped = await connectMcp(
       {
-        crashy: { command: process.execPath, args: [fixture('crash-server.mjs')], env: { DB_PASSWORD: password } },
+        crashy: {
+          command: process.execPath,
+          args: [fixture('crash-server.mjs')],
+          env: { DB_PASSWORD: password },
+        },
       },
       { onError: 'skip', logger },
     );

@@ -44,7 +44,10 @@ export interface HttpServer {
 }
 
 /** Starts server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`). */
-export async function startEverythingHttp(mode: 'streamableHttp' | 'sse', fixedPort?: number): Promise<HttpServer> {
+export async function startEverythingHttp(
+  mode: 'streamableHttp' | 'sse',
+  fixedPort?: number,
+): Promise<HttpServer> {
   const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [serverScript('server-everything'), mode], {
     env: { ...process.env, PORT: String(port) },
