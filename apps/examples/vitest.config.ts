@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'examples',
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
+    testTimeout: 240_000,
     hookTimeout: 60_000,
   },
 });

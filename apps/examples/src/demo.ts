@@ -43,6 +43,20 @@ const steps: Step[] = [
       'A ModelAdapter (here a scripted offline model; OpenAI/Anthropic adapters when keys are set) gets the\n' +
       'selected tools, calls discover_tools when what it needs is missing, and each call passes the approval callback.',
   },
+  {
+    example: 'serve-agent',
+    title: 'Serving an agent and its tools',
+    shows:
+      '@switchboard/server serves a tool set plus an agent (exposed as one tool taking { message }) over\n' +
+      'Streamable HTTP on a free port; @switchboard/client connects to the URL and calls both.',
+  },
+  {
+    example: 'gateway',
+    title: 'A gateway over several servers',
+    shows:
+      'The tools of three servers served as one MCP server over HTTP, namespaced. A raw SDK Client lists\n' +
+      'and calls them; tools that would need a person to approve are not exposed.',
+  },
 ];
 
 const bold = (text: string): string =>

@@ -18,7 +18,7 @@ export interface RunExampleOptions {
   args?: string[];
   /** Variables added to the (key-free) environment. @default {} */
   env?: Record<string, string>;
-  /** @default 110000 */
+  /** @default 220000 */
   timeoutMs?: number;
 }
 
@@ -35,7 +35,7 @@ export function runExample(name: string, options: RunExampleOptions = {}): Promi
       {
         cwd: appDirectory,
         env,
-        timeout: options.timeoutMs ?? 110_000,
+        timeout: options.timeoutMs ?? 220_000,
         killSignal: 'SIGKILL',
         maxBuffer: 16 * 1024 * 1024,
       },

@@ -9,7 +9,8 @@ import type { ChatMessage, ModelAdapter, ModelReply, ToolCall } from './model-ad
 export interface ScriptedStep {
   /** The tool's name on its server (matched against public names by suffix). */
   tool: string;
-  arguments: Record<string, unknown>;
+  /** The arguments, or a function of the user's request that returns them. */
+  arguments: Record<string, unknown> | ((request: string) => Record<string, unknown>);
   /** What to ask `discover_tools` when the tool is not on offer. @default the tool name */
   discover?: string;
 }
@@ -41,8 +42,8 @@ export function createScriptedModel(scripts: Script[], discoverTool = 'discover_
     name: 'scripted (offline, deterministic)',
     async generate({ messages, tools }): Promise<ModelReply> {
       const lastUser = messages.findLastIndex((message) => message.role === 'user');
-      const request = messages[lastUser]?.content ?? '';
-      const script = scripts.find((candidate) => candidate.match.test(String(request)));
+      const request = String(messages[lastUser]?.content ?? '');
+      const script = scripts.find((candidate) => candidate.match.test(request));
       if (!script) return { text: 'I have no script for that request.' };
 
       const turn = messages.slice(lastUser + 1).filter(isTool);
@@ -58,7 +59,8 @@ export function createScriptedModel(scripts: Script[], discoverTool = 'discover_
         return { toolCalls: [toolCall] };
       };
       const offered = tools.find((tool) => matches(tool.name, step.tool));
-      if (offered) return call(offered.name, step.arguments);
+      const args = typeof step.arguments === 'function' ? step.arguments(request) : step.arguments;
+      if (offered) return call(offered.name, args);
       if (turn.at(-1)?.name === discoverTool) {
         return { text: `I could not find a tool to ${step.discover ?? step.tool}.` };
       }
