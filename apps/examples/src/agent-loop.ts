@@ -22,12 +22,12 @@ const folder = await mkdtemp(join(tmpdir(), 'switchboard-agent-'));
 
 const requests = [
   'Add the numbers 17 and 25.',
-  'Book a flight from OSL to CDG on 2026-12-04 and tell the team in the #travel channel.',
+  'Book a flight from OSL to CDG on 2026-12-04 and let the team know.',
   'Save my itinerary to trip.md, then cancel my old flight booking FB-1001.',
 ];
 
-// What the offline model does for each request. The Slack tool is not selected for request 2:
-// the model has to find it with discover_tools.
+// What the offline model does for each request. Request 2 does not say how to tell the team, so
+// no chat tool is selected for it: the model has to find one with discover_tools.
 const scripts: Script[] = [
   {
     match: /17 and 25/,
