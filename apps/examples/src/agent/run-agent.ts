@@ -33,6 +33,8 @@ export interface RunAgentOptions {
   system?: string;
   /** Earlier conversation to continue. @default [] */
   history?: ChatMessage[];
+  /** Stops the run: passed to the model and to every tool call. */
+  signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -54,8 +56,8 @@ function discoveredNames(result: WrappedToolResult): string[] {
 
 /** Runs one request to a final answer. */
 export async function runAgent(request: string, options: RunAgentOptions): Promise<AgentRun> {
-  const { model, registry, selector, onEvent } = options;
-  const selected = await selector.select(request, { k: options.k ?? 5 });
+  const { model, registry, selector, onEvent, signal } = options;
+  const selected = await selector.select(request, { k: options.k ?? 5, ...(signal ? { signal } : {}) });
   const offered = new Map<string, RegisteredTool>(selected.map((item) => [item.name, item.tool]));
   onEvent?.({ type: 'selected', tools: [...offered.keys()] });
 
@@ -65,7 +67,12 @@ export async function runAgent(request: string, options: RunAgentOptions): Promi
   messages.push({ role: 'user', content: request });
 
   for (let turn = 0; turn < (options.maxTurns ?? 8); turn++) {
-    const reply = await model.generate({ messages, tools: [...offered.values()] });
+    signal?.throwIfAborted();
+    const reply = await model.generate({
+      messages,
+      tools: [...offered.values()],
+      ...(signal ? { signal } : {}),
+    });
     if (!reply.toolCalls?.length) {
       const text = reply.text ?? '';
       messages.push({ role: 'assistant', content: text });
@@ -79,7 +86,7 @@ export async function runAgent(request: string, options: RunAgentOptions): Promi
     });
     for (const call of reply.toolCalls) {
       onEvent?.({ type: 'tool-call', call });
-      const result = await execute(registry, call);
+      const result = await execute(registry, call, signal);
       onEvent?.({ type: 'tool-result', call, result });
       if (call.name === 'discover_tools' && result.status === 'success') {
         const names = discoveredNames(result);
@@ -98,7 +105,11 @@ export async function runAgent(request: string, options: RunAgentOptions): Promi
 }
 
 /** Runs a call; every failure (unknown tool, bad arguments, refused approval) becomes a result the model can read. */
-async function execute(registry: ToolRegistry, call: ToolCall): Promise<WrappedToolResult> {
+async function execute(
+  registry: ToolRegistry,
+  call: ToolCall,
+  signal?: AbortSignal,
+): Promise<WrappedToolResult> {
   const tool = registry.get(call.name);
   if (!tool?.execute) {
     return {
@@ -107,11 +118,12 @@ async function execute(registry: ToolRegistry, call: ToolCall): Promise<WrappedT
     };
   }
   try {
-    const result = await tool.execute(call.arguments);
+    const result = await tool.execute(call.arguments, signal ? { signal } : {});
     // MCP tools come back wrapped by the client; local tools (discover_tools) are wrapped here.
     const isWrapped = typeof result === 'object' && result !== null && 'status' in result;
     return isWrapped ? (result as WrappedToolResult) : wrapToolResult(result);
   } catch (error) {
+    if (signal?.aborted) throw error;
     return { status: 'error', error: error instanceof Error ? error.message : String(error) };
   }
 }
