@@ -8,12 +8,14 @@
  * schema context, and need one protocol instance per session sharing one set of handlers.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type {
   CallToolResult,
   GetPromptResult,
+  JSONRPCMessage,
   LoggingLevel,
+  MessageExtraInfo,
   ReadResourceResult,
   ServerCapabilities,
   Tool,
@@ -103,6 +105,64 @@ export interface McpSession {
   connect(transport: Transport): Promise<void>;
   /** Closes the session and its transport. */
   close(): Promise<void>;
+}
+
+/**
+ * Internal: the session's fast lane for the hot methods (`tools/call`, `tools/list`, `ping`). It
+ * answers them without the SDK protocol layer, whose per-message schema parsing costs several
+ * times the call itself; anything unusual (bad params, task requests) goes the SDK way.
+ */
+export const fastLaneKey = Symbol.for('switchboard.server.fastLane');
+
+/** Sends a message on the session's transport (notifications name the request they belong to). */
+export type FastLaneSend = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
+
+/** Handles a request in the fast lane; `undefined` when the SDK path must take it. */
+export interface FastLane {
+  handle(
+    message: { id: string | number; method: string; params?: Record<string, unknown> },
+    send: FastLaneSend,
+    extra?: MessageExtraInfo,
+  ): Promise<JSONRPCMessage | undefined> | undefined;
+  /** Aborts a fast-lane call (from `notifications/cancelled`); false when it is not one. */
+  cancel(requestId: string | number, reason: unknown): boolean;
+}
+
+/** Wraps a transport so the session's fast lane sees each message first. */
+export function withFastLane(transport: Transport, lane: FastLane): Transport {
+  const wrapper: Transport = {
+    start: () => transport.start(),
+    close: () => transport.close(),
+    send: (message, options) => transport.send(message, options),
+  };
+  const send: FastLaneSend = (message, options) => transport.send(message, options);
+  transport.onclose = () => wrapper.onclose?.();
+  transport.onerror = (error) => wrapper.onerror?.(error);
+  transport.onmessage = (message, extra) => {
+    if ('method' in message) {
+      if ('id' in message) {
+        const answer = lane.handle(message as never, send, extra);
+        if (answer !== undefined) {
+          answer.then(
+            (response) => {
+              if (response !== undefined) return transport.send(response, { relatedRequestId: message.id });
+            },
+            (error: unknown) => wrapper.onerror?.(error as Error),
+          );
+          return;
+        }
+      } else if (message.method === 'notifications/cancelled') {
+        const params = message.params as { requestId?: string | number; reason?: unknown } | undefined;
+        if (params?.requestId !== undefined && lane.cancel(params.requestId, params.reason)) return;
+      }
+    }
+    wrapper.onmessage?.(message, extra);
+  };
+  Object.defineProperty(wrapper, 'sessionId', { get: () => transport.sessionId });
+  if (transport.setProtocolVersion) {
+    wrapper.setProtocolVersion = (version) => transport.setProtocolVersion?.(version);
+  }
+  return wrapper;
 }
 
 /** Options of {@link McpServer.createSession}. */
@@ -585,10 +645,129 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       };
     });
 
+    const active = new Map<string | number, AbortController>();
+    const lane: FastLane = {
+      handle(message, send, extra) {
+        const { id, method } = message;
+        const params = message.params;
+        if (method === 'ping') {
+          if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) return undefined;
+          return Promise.resolve({ jsonrpc: '2.0', id, result: {} });
+        }
+        if (method === 'tools/list') {
+          if (params?.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
+          if (listCache === undefined) rebuild();
+          return Promise.resolve({ jsonrpc: '2.0', id, result: { tools: listCache as Tool[] } });
+        }
+        if (method !== 'tools/call' || params === undefined) return undefined;
+        const {
+          name,
+          arguments: args,
+          _meta: meta,
+          task,
+        } = params as {
+          name?: unknown;
+          arguments?: unknown;
+          _meta?: { progressToken?: unknown };
+          task?: unknown;
+        };
+        if (typeof name !== 'string' || task !== undefined || active.has(id)) return undefined;
+        if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+          return undefined;
+        const progressToken = meta?.progressToken;
+        if (
+          progressToken !== undefined &&
+          typeof progressToken !== 'string' &&
+          typeof progressToken !== 'number'
+        ) {
+          return undefined;
+        }
+        const controller = new AbortController();
+        active.set(id, controller);
+        const signal = controller.signal;
+        const related = { relatedRequestId: id };
+        const context: ToolContext = {
+          signal,
+          requestId: id,
+          ...(protocol.transport?.sessionId !== undefined ? { sessionId: protocol.transport.sessionId } : {}),
+          progress: async (progress, total, progressMessage) => {
+            if (progressToken === undefined || signal.aborted) return;
+            await send(
+              {
+                jsonrpc: '2.0',
+                method: 'notifications/progress',
+                params: {
+                  progressToken,
+                  progress,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(progressMessage !== undefined ? { message: progressMessage } : {}),
+                },
+              },
+              related,
+            );
+          },
+          log: async (level, data, loggerName) => {
+            if (signal.aborted) return;
+            if (
+              state.logLevel !== undefined &&
+              loggingLevels.indexOf(level) < loggingLevels.indexOf(state.logLevel)
+            ) {
+              return;
+            }
+            await send(
+              {
+                jsonrpc: '2.0',
+                method: 'notifications/message',
+                params: { level, data, ...(loggerName !== undefined ? { logger: loggerName } : {}) },
+              },
+              related,
+            );
+          },
+          sample: (requestParams) =>
+            protocol.request(
+              { method: 'sampling/createMessage', params: requestParams },
+              CreateMessageResultSchema,
+              {
+                relatedRequestId: id,
+                signal,
+              },
+            ) as never,
+          elicit: (requestParams) =>
+            protocol.request({ method: 'elicitation/create', params: requestParams }, ElicitResultSchema, {
+              relatedRequestId: id,
+              signal,
+            }) as never,
+          closeResponseStream: () => extra?.closeSSEStream?.(),
+        };
+        return runTool(name, args, signal, context).then(
+          (result): JSONRPCMessage | undefined => {
+            active.delete(id);
+            return signal.aborted ? undefined : { jsonrpc: '2.0', id, result };
+          },
+          (error: unknown): JSONRPCMessage | undefined => {
+            active.delete(id);
+            if (signal.aborted) return undefined;
+            const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+            const text =
+              error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error);
+            return { jsonrpc: '2.0', id, error: { code, message: text } };
+          },
+        );
+      },
+      cancel(requestId, reason) {
+        const controller = active.get(requestId);
+        if (controller === undefined) return false;
+        active.delete(requestId);
+        controller.abort(reason ?? 'cancelled by the client');
+        return true;
+      },
+    };
+
     sessions.add(state);
-    const session: McpSession = {
+    const session: McpSession & { [fastLaneKey]: FastLane } = {
+      [fastLaneKey]: lane,
       protocol,
-      connect: (transport) => protocol.connect(transport),
+      connect: (transport) => protocol.connect(withFastLane(transport, lane)),
       close: async () => {
         sessions.delete(state);
         await protocol.close();

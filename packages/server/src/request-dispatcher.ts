@@ -12,7 +12,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { createErrorResponse, JsonRpcErrorCode } from './json-rpc-message.js';
-import type { McpSession } from './mcp-server.js';
+import { type FastLane, fastLaneKey, type McpSession } from './mcp-server.js';
 
 /** Receives the messages a dispatched request produces before its response. */
 export type NotificationSink = (message: JSONRPCMessage) => void;
@@ -67,11 +67,32 @@ export async function createRequestDispatcher(session: McpSession): Promise<Requ
     },
   };
   await session.connect(transport);
+  const lane = (session as McpSession & { [fastLaneKey]?: FastLane })[fastLaneKey];
 
   return {
     request(message, options = {}) {
       const internalId = nextId++;
       if (nextId > Number.MAX_SAFE_INTEGER - 1) nextId = 1;
+      // Hot methods skip the routing transport and the SDK protocol entirely.
+      const onNotification = options.onNotification;
+      const fast = lane?.handle(
+        { ...(message as { method: string; params?: Record<string, unknown> }), id: internalId },
+        async (notification) => {
+          onNotification?.(notification);
+        },
+        options.extra,
+      );
+      if (fast !== undefined) {
+        const signal = options.signal;
+        const onAbort = () => lane?.cancel(internalId, 'The HTTP request was closed.');
+        signal?.addEventListener('abort', onAbort, { once: true });
+        return fast.then((response) => {
+          signal?.removeEventListener('abort', onAbort);
+          return response === undefined
+            ? (createErrorResponse(message.id, JsonRpcErrorCode.InternalError, 'Request cancelled') as never)
+            : ({ ...response, id: message.id } as JSONRPCMessage);
+        });
+      }
       return new Promise<JSONRPCMessage>((resolve) => {
         pending.set(internalId, { originalId: message.id, resolve, onNotification: options.onNotification });
         const signal = options.signal;

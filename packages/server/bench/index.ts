@@ -1,0 +1,299 @@
+/**
+ * `pnpm --filter @switchboard/server bench [--json]`: echo round trips, interleaved in rounds after
+ * a warm-up, in one run:
+ * - server cost over HTTP: a minimal keep-alive client posting JSON-RPC against our server
+ *   (stateless JSON mode, session mode) and against server-everything (SDK defaults, Streamable HTTP);
+ * - server cost over stdio: the same minimal client against both servers;
+ * - full stack: @switchboard/client → our server vs the raw SDK client → server-everything.
+ * ratio = our best p50 / reference p50 (lower is better).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createMcpClient } from '@switchboard/client';
+
+const json = process.argv.includes('--json');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const callsPerRound = Number(process.env.BENCH_CALLS ?? 200);
+const warmup = Number(process.env.BENCH_WARMUP ?? 300);
+const require = createRequire(import.meta.url);
+const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
+const everything = join(everythingDir, 'dist', 'index.js');
+const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const children: ChildProcess[] = [];
+
+const log = (line: string) => {
+  if (!json) console.log(line);
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitForHttp(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const request = httpRequest(url, { method: 'GET' }, (response) => {
+        response.resume();
+        resolve(true);
+      });
+      request.on('error', () => resolve(false));
+      request.end();
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`bench: ${url} did not come up`);
+}
+
+/** A minimal keep-alive JSON-RPC poster; reads JSON or SSE answers. */
+function createHttpPoster(url: string) {
+  const target = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let sessionId: string | undefined;
+  let nextId = 1;
+  const post = (message: Record<string, unknown>): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(message);
+      const headers: Record<string, string | number> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': Buffer.byteLength(body),
+        'mcp-protocol-version': '2025-06-18',
+      };
+      if (sessionId) headers['mcp-session-id'] = sessionId;
+      const request = httpRequest(
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers },
+        (response) => {
+          const id = response.headers['mcp-session-id'];
+          if (typeof id === 'string') sessionId = id;
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('end', () => {
+            if (!('id' in message)) return resolve(undefined);
+            const payload = (response.headers['content-type'] ?? '').includes('text/event-stream')
+              ? text
+                  .split('\n')
+                  .filter((line) => line.startsWith('data: '))
+                  .map((line) => line.slice(6))
+                  .find((data) => data.includes('"result"') || data.includes('"error"'))
+              : text;
+            resolve(payload ? JSON.parse(payload) : undefined);
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  return {
+    async initialize() {
+      await post({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'bench', version: '1' },
+        },
+      });
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    },
+    async echo(message: string) {
+      const answer = (await post({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message } },
+      })) as { result?: { content: Array<{ text: string }> } };
+      if (!answer?.result?.content[0]?.text.includes(message))
+        throw new Error(`bad answer ${JSON.stringify(answer)}`);
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}
+
+/** A minimal newline-delimited JSON-RPC client on a child's stdio. */
+function createStdioCaller(child: ChildProcess) {
+  let buffer = '';
+  const waiting = new Map<number, (message: { result?: { content: Array<{ text: string }> } }) => void>();
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+      const message = JSON.parse(line) as { id?: number };
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message as never);
+    }
+  });
+  let nextId = 1;
+  const call = (method: string, params: unknown) =>
+    new Promise<{ result?: { content: Array<{ text: string }> } }>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, (message) => {
+        waiting.delete(id);
+        resolve(message);
+      });
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  return {
+    async initialize() {
+      await call('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      });
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    },
+    async echo(message: string) {
+      const answer = await call('tools/call', { name: 'echo', arguments: { message } });
+      if (!answer.result?.content[0]?.text.includes(message))
+        throw new Error(`bad answer ${JSON.stringify(answer)}`);
+    },
+  };
+}
+
+interface Stats {
+  p50Us: number;
+  p95Us: number;
+}
+type Runner = (message: string) => Promise<void>;
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+}
+
+/** Warms every runner, then runs them interleaved in rounds; returns per-runner p50/p95 in µs. */
+async function measure(runners: Record<string, Runner>): Promise<Record<string, Stats>> {
+  const samples: Record<string, number[]> = {};
+  for (const [name, run] of Object.entries(runners)) {
+    samples[name] = [];
+    for (let i = 0; i < warmup; i++) await run(`warm ${i}`);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(runners)) {
+      const list = samples[name] as number[];
+      for (let i = 0; i < callsPerRound; i++) {
+        const started = process.hrtime.bigint();
+        await run(`hello ${i}`);
+        list.push(Number(process.hrtime.bigint() - started) / 1000);
+      }
+    }
+  }
+  const result: Record<string, Stats> = {};
+  for (const [name, list] of Object.entries(samples)) {
+    const sorted = list.sort((a, b) => a - b);
+    result[name] = {
+      p50Us: Math.round(percentile(sorted, 0.5)),
+      p95Us: Math.round(percentile(sorted, 0.95)),
+    };
+  }
+  return result;
+}
+
+const round2 = (value: number) => Math.round(value * 1000) / 1000;
+
+try {
+  // HTTP: server cost.
+  const [referencePort, statelessPort, sessionPort] = [await freePort(), await freePort(), await freePort()];
+  start([everything, 'streamableHttp'], { PORT: String(referencePort) });
+  start(['--import', 'tsx', ourServer, 'stateless', String(statelessPort)]);
+  start(['--import', 'tsx', ourServer, 'session', String(sessionPort)]);
+  const referenceUrl = `http://127.0.0.1:${referencePort}/mcp`;
+  const statelessUrl = `http://127.0.0.1:${statelessPort}/mcp`;
+  const sessionUrl = `http://127.0.0.1:${sessionPort}/mcp`;
+  await Promise.all([waitForHttp(referenceUrl), waitForHttp(statelessUrl), waitForHttp(sessionUrl)]);
+  const reference = createHttpPoster(referenceUrl);
+  const stateless = createHttpPoster(statelessUrl);
+  const session = createHttpPoster(sessionUrl);
+  await reference.initialize();
+  await session.initialize();
+  log(`http: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
+  const http = await measure({ reference: reference.echo, stateless: stateless.echo, session: session.echo });
+  for (const poster of [reference, stateless, session]) poster.close();
+  const httpRatio = round2(
+    Math.min((http.stateless as Stats).p50Us, (http.session as Stats).p50Us) /
+      (http.reference as Stats).p50Us,
+  );
+
+  // stdio: server cost.
+  const referenceStdio = createStdioCaller(start([everything, 'stdio']));
+  const ourStdio = createStdioCaller(start(['--import', 'tsx', ourServer, 'stdio']));
+  await referenceStdio.initialize();
+  await ourStdio.initialize();
+  const stdio = await measure({ reference: referenceStdio.echo, switchboard: ourStdio.echo });
+  const stdioRatio = round2((stdio.switchboard as Stats).p50Us / (stdio.reference as Stats).p50Us);
+
+  // Full stack over HTTP.
+  const sdkClient = new Client({ name: 'bench', version: '1.0.0' });
+  await sdkClient.connect(new StreamableHTTPClientTransport(new URL(referenceUrl)));
+  const ourClient = await createMcpClient('bench', { type: 'http', url: statelessUrl });
+  const fullStack = await measure({
+    reference: async (message) => {
+      await sdkClient.callTool({ name: 'echo', arguments: { message } });
+    },
+    switchboard: async (message) => {
+      await ourClient.callTool('echo', { message });
+    },
+  });
+  await sdkClient.close();
+  await ourClient.close();
+  const fullStackRatio = round2(
+    (fullStack.switchboard as Stats).p50Us / (fullStack.reference as Stats).p50Us,
+  );
+
+  const report = {
+    http: { ...http, ratio: httpRatio },
+    stdio: { ...stdio, ratio: stdioRatio },
+    fullStack: { ...fullStack, ratio: fullStackRatio },
+  };
+  if (json) {
+    console.log(JSON.stringify(report));
+  } else {
+    const row = (name: string, stats: Stats | undefined) =>
+      `  ${name.padEnd(12)} p50 ${String(stats?.p50Us).padStart(6)} µs   p95 ${String(stats?.p95Us).padStart(6)} µs`;
+    log('\nHTTP (minimal keep-alive client; reference = server-everything streamableHttp)');
+    for (const [name, stats] of Object.entries(http)) log(row(name, stats));
+    log(`  ratio (best of ours / reference, p50): ${httpRatio}   target ≤ 0.3`);
+    log('\nstdio (minimal client; reference = server-everything stdio)');
+    for (const [name, stats] of Object.entries(stdio)) log(row(name, stats));
+    log(`  ratio: ${stdioRatio}   target ≤ 1.0`);
+    log(
+      '\nfull stack (reference = raw SDK client → server-everything; switchboard = @switchboard/client → our stateless server)',
+    );
+    for (const [name, stats] of Object.entries(fullStack)) log(row(name, stats));
+    log(`  ratio: ${fullStackRatio}   target ≤ 0.2`);
+  }
+} finally {
+  for (const child of children) child.kill();
+}
+process.exit(0);
