@@ -73,12 +73,31 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   return terms;
 }
 
-/** A light stemmer: enough to match "files" with "file" and "searching" with "search". */
+const vowel = /[aeiouy]/;
+
+/**
+ * A light stemmer (roughly Porter's step 1): plural and -ed/-ing endings, so that "files" matches
+ * "file", "searching" matches "search" and "planned" matches "plan".
+ */
 export function stem(word: string): string {
   if (word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
-  if (word.endsWith('s')) return word.slice(0, -1);
-  return word;
+  let result = word;
+  if (result.endsWith('sses')) result = result.slice(0, -2);
+  else if (result.endsWith('ies')) result = `${result.slice(0, -3)}y`;
+  else if (result.endsWith('ss') || result.endsWith('us') || result.endsWith('is')) return result;
+  else if (result.endsWith('s')) result = result.slice(0, -1);
+  for (const suffix of ['ing', 'ed']) {
+    if (result.length > suffix.length + 2 && result.endsWith(suffix)) {
+      const base = result.slice(0, -suffix.length);
+      if (!vowel.test(base)) break;
+      const last = base[base.length - 1] as string;
+      const beforeLast = base[base.length - 2] as string;
+      // "planned" -> "plan"; "filled" keeps "fill"
+      if (last === beforeLast && !'lsz'.includes(last)) return base.slice(0, -1);
+      // "created" -> "creat", as "create" -> "creat" below, so both meet
+      return base;
+    }
+  }
+  if (result.endsWith('e') && result.length > 4) return result.slice(0, -1);
+  return result;
 }

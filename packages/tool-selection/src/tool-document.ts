@@ -58,6 +58,63 @@ function metaString(meta: Record<string, unknown> | undefined, key: string): str
   return '';
 }
 
+/**
+ * Splits a run-together lower-case name ("diceroller", "seoanalysis") into the words of `dictionary`
+ * it is made of; leftover stretches of three letters or more are kept as words too. Returns
+ * undefined when no known word covers at least half the name.
+ */
+export function splitCompound(word: string, dictionary: ReadonlySet<string>): string[] | undefined {
+  const length = word.length;
+  // covered[i]: most letters of word[0, i) covered by dictionary words; from[i]: where that word began (-1: a letter skipped).
+  const covered = new Array<number>(length + 1).fill(0);
+  const from = new Array<number>(length + 1).fill(-1);
+  for (let end = 1; end <= length; end++) {
+    covered[end] = covered[end - 1] as number;
+    from[end] = -1;
+    for (let start = Math.max(0, end - 20); start <= end - 3; start++) {
+      const candidate = (covered[start] as number) + (end - start);
+      if (candidate > (covered[end] as number) && dictionary.has(word.slice(start, end))) {
+        covered[end] = candidate;
+        from[end] = start;
+      }
+    }
+  }
+  if ((covered[length] as number) * 2 < length) return undefined;
+  const parts: string[] = [];
+  let leftoverEnd = length;
+  let position = length;
+  while (position > 0) {
+    const start = from[position] as number;
+    if (start === -1) {
+      position--;
+      continue;
+    }
+    if (leftoverEnd - position >= 3) parts.push(word.slice(position, leftoverEnd));
+    parts.push(word.slice(start, position));
+    position = start;
+    leftoverEnd = start;
+  }
+  if (leftoverEnd >= 3) parts.push(word.slice(0, leftoverEnd));
+  parts.reverse();
+  return parts.length > 1 ? parts : undefined;
+}
+
+const wordPattern = /[a-z]{3,}/g;
+
+/** Name words, plus the words of run-together parts found in the tool's own title and description. */
+function nameWords(name: string, context: string): string {
+  const words = splitIdentifier(name);
+  let dictionary: Set<string> | undefined;
+  const extra: string[] = [];
+  for (const word of words.toLowerCase().split(' ')) {
+    if (word.length < 6) continue;
+    dictionary ??= new Set(context.toLowerCase().match(wordPattern) ?? []);
+    const parts = splitCompound(word, dictionary);
+    if (parts) extra.push(...parts);
+  }
+  return extra.length > 0 ? `${words} ${extra.join(' ')}` : words;
+}
+
 /** Builds the searchable document of a tool. */
 export function toToolDocument(tool: ToolDocumentSource): ToolDocument {
   const parameters: string[] = [];
@@ -66,7 +123,7 @@ export function toToolDocument(tool: ToolDocumentSource): ToolDocument {
     metaString(tool.meta, 'serverDescription') || metaString(tool.meta, 'server_description');
   const categories = `${metaString(tool.meta, 'category')} ${metaString(tool.meta, 'categories')}`.trim();
   return {
-    name: splitIdentifier(tool.originalName ?? tool.name),
+    name: nameWords(tool.originalName ?? tool.name, `${tool.title ?? ''} ${tool.description ?? ''}`),
     title: tool.title ?? '',
     description: tool.description ?? '',
     parameters: parameters.join(' '),
