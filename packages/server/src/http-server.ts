@@ -62,6 +62,8 @@ export interface HttpTransportOptions {
   drainTimeoutMs?: number;
   /** SSE reconnection delay advertised to clients in session mode (ms). @default 1000 */
   retryIntervalMs?: number;
+  /** Session mode: sessions without a request for this long are closed (0 keeps them). @default 1800000 (30 min) */
+  sessionIdleTimeoutMs?: number;
 }
 
 /** What a running HTTP server gives back. */
@@ -167,6 +169,7 @@ function readBody(
 interface SessionEntry {
   transport: StreamableHTTPServerTransport;
   session: McpSession;
+  lastSeen: number;
 }
 
 /** Starts the HTTP server for `server`. */
@@ -321,6 +324,7 @@ export async function serveHttp(
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId);
+      if (entry !== undefined) entry.lastSeen = Date.now();
       if (entry === undefined) {
         wireError(
           response,
@@ -357,13 +361,16 @@ export async function serveHttp(
       eventStore: createMemoryEventStore(),
       retryInterval: options.retryIntervalMs ?? 1000,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session });
+        sessions.set(id, { transport, session, lastSeen: Date.now() });
       },
     });
+    await session.connect(transport);
+    // Chained after connect, which installs the protocol's own close handler.
+    const forwardClose = transport.onclose;
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      forwardClose?.();
     };
-    await session.connect(transport);
     await transport.handleRequest(request, response, body);
   }
 
@@ -550,6 +557,25 @@ export async function serveHttp(
   }
   httpServer.keepAliveTimeout = 65_000;
 
+  // Clients that vanish without DELETE must not hold sessions (and their memory) forever.
+  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? 30 * 60 * 1000;
+  const sweeper =
+    options.session && idleTimeoutMs > 0
+      ? setInterval(
+          () => {
+            const cutoff = Date.now() - idleTimeoutMs;
+            for (const [id, entry] of sessions) {
+              if (entry.lastSeen >= cutoff) continue;
+              sessions.delete(id);
+              logger.info(`closing MCP session ${id}: idle for more than ${idleTimeoutMs} ms`);
+              void entry.transport.close().catch(() => {});
+              void entry.session.close().catch(() => {});
+            }
+          },
+          Math.max(50, Math.min(idleTimeoutMs / 2, 60_000)),
+        ).unref()
+      : undefined;
+
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 3000, host, () => {
@@ -573,6 +599,7 @@ export async function serveHttp(
     close() {
       closed ??= (async () => {
         closing = true;
+        if (sweeper) clearInterval(sweeper);
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();
         if (inFlight > 0) {

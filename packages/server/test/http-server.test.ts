@@ -90,6 +90,36 @@ describe('serve over HTTP', () => {
     expect(response.headers['mcp-session-id']).toBeUndefined();
   });
 
+  test("stateless SSE streams a call's progress notifications on its POST response", async () => {
+    const handle = await start();
+    const client = await connect(handle.url);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'sleep', arguments: { ms: 20 } }, undefined, {
+      onprogress: (update) => progress.push(update.progress),
+    });
+    expect(result.content).toEqual([{ type: 'text', text: 'slept 20' }]);
+    expect(progress).toEqual([0, 20]);
+  });
+
+  test('session mode: idle sessions are closed; DELETE frees the session', async () => {
+    const handle = await start({ session: true, sessionIdleTimeoutMs: 300 });
+    const healthUrl = handle.url.replace('/mcp', '/health');
+    const sessions = async () => ((await (await fetch(healthUrl)).json()) as { sessions: number }).sessions;
+    const transport = new StreamableHTTPClientTransport(new URL(handle.url));
+    const client = new Client({ name: 'idle', version: '1.0.0' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(await sessions()).toBe(1);
+    await transport.terminateSession();
+    expect(await sessions()).toBe(0);
+    const idle = new StreamableHTTPClientTransport(new URL(handle.url));
+    const idleClient = new Client({ name: 'idle', version: '1.0.0' });
+    await idleClient.connect(idle);
+    cleanups.push(() => idleClient.close());
+    expect(await sessions()).toBe(1);
+    await expect.poll(sessions, { timeout: 10_000, interval: 100 }).toBe(0);
+  });
+
   test('session mode: Mcp-Session-Id, list_changed on the GET stream, DELETE ends the session', async () => {
     const server = createEchoServer();
     const handle = await serve(server, { transport: { type: 'http', port: 0, session: true } });
