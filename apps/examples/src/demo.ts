@@ -47,15 +47,15 @@ const steps: Step[] = [
     example: 'serve-agent',
     title: 'Serving an agent and its tools',
     shows:
-      '@switchboard/server serves a tool set plus an agent (exposed as one tool taking { message }) over\n' +
+      'serveAgent exposes an agent as one tool taking { message }, with its tools beside it, over\n' +
       'Streamable HTTP on a free port; @switchboard/client connects to the URL and calls both.',
   },
   {
     example: 'gateway',
-    title: 'A gateway over several servers',
+    title: 'Gateways over several servers',
     shows:
-      'The tools of three servers served as one MCP server over HTTP, namespaced. A raw SDK Client lists\n' +
-      'and calls them; tools that would need a person to approve are not exposed.',
+      'createGateway serves four servers as one over HTTP; a raw SDK Client lists and calls their tools\n' +
+      '(those needing approval are not exposed). A second gateway serves only discover_tools and what it finds.',
   },
 ];
 

@@ -1,61 +1,39 @@
 /**
- * Example 6 — a gateway: the tools of several MCP servers, served as one MCP server over
- * Streamable HTTP, namespaced. Any MCP client reaches all of them through one URL; here the raw
- * SDK `Client`, to show nothing Switchboard-specific is needed on that side.
+ * Example 6 — gateways: the tools of several MCP servers served as one MCP server over Streamable
+ * HTTP, namespaced. Any MCP client reaches all of them through one URL; here the raw SDK `Client`,
+ * to show nothing Switchboard-specific is needed on that side. A second gateway over the same
+ * servers serves only `discover_tools`, and the tools it finds, instead of all 536.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectMcp } from '@switchboard/client';
-import { createMcpServer, serve } from '@switchboard/server';
-import { officialServer } from './official-servers.js';
+import { createGateway, serve } from '@switchboard/server';
+import { createToolSelector } from '@switchboard/tool-selection';
+import { largeToolSet } from './catalogue-servers.js';
 
 const folder = await mkdtemp(join(tmpdir(), 'switchboard-gateway-'));
-// Upstream: three servers. Results pass through unwrapped (`rawResults`), as MCP clients expect them;
-// the gateway decides what it exposes, so upstream calls are not asked for approval again.
-const upstream = await connectMcp(
-  {
-    everything: officialServer('everything', ['stdio']),
-    filesystem: officialServer('filesystem', [folder]),
-    memory: { ...officialServer('memory'), env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') } },
-  },
-  { approval: 'never', rawResults: true },
-);
-// Nobody can approve a call over MCP, so tools whose annotations call for approval are not exposed.
-const gateway = createMcpServer({
-  name: 'gateway',
-  version: '1.0.0',
-  registry: upstream.registry,
-  approval: 'annotations',
-});
+// The gateway connects the servers itself and passes their results through unchanged. Nobody can
+// approve a call over MCP, so tools whose annotations call for approval are not exposed.
+const gateway = await createGateway({ name: 'gateway', config: largeToolSet(folder) });
 const http = await serve(gateway, { transport: { type: 'http', port: 0 } });
-console.log(`gateway over ${upstream.servers.join(', ')} on ${http.url}`);
+// A second gateway over the same connections, exposing only what `discover_tools` finds.
+const selector = createToolSelector({ registry: gateway.clients.registry });
+const selective = await createGateway({ name: 'selective-gateway', clients: gateway.clients, selector });
+const selectiveHttp = await serve(selective, { transport: { type: 'http', port: 0 } });
 
-const client = new Client({ name: 'raw-sdk-client', version: '1.0.0' });
-try {
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url as string)));
-  console.log(`connected to ${client.getServerVersion()?.name}`);
-  const { tools } = await client.listTools();
-  const all = Object.keys(upstream.tools).length;
-  console.log(`\ntools/list: ${tools.length} of ${all} upstream tools (the rest need approval)`);
-  for (const server of upstream.servers) {
-    const names = tools.filter((tool) => tool.name.startsWith(`mcp__${server}__`)).map((tool) => tool.name);
-    console.log(
-      `  ${server.padEnd(11)} ${String(names.length).padStart(2)}  ${names.slice(0, 3).join(', ')}…`,
-    );
-  }
-  const hidden = Object.keys(upstream.tools).filter((name) => !tools.some((tool) => tool.name === name));
-  console.log(`  not exposed: ${hidden.slice(0, 4).join(', ')}…`);
+const short = (text: string): string =>
+  text
+    .replaceAll(folder, '<tmp>')
+    .replace(/^(MCP error -?\d+: )+/, '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 80);
 
-  console.log('\ntools/call through the gateway:');
-  const short = (text: string): string =>
-    text
-      .replaceAll(folder, '<tmp>')
-      .replace(/^(MCP error -?\d+: )+/, '')
-      .replace(/\s+/g, ' ')
-      .slice(0, 80);
+/** A raw SDK client on `url`, and a helper printing one call's outcome. */
+async function connect(url: string) {
+  const client = new Client({ name: 'raw-sdk-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<void> => {
     try {
       const result = await client.callTool({ name, arguments: args });
@@ -69,20 +47,54 @@ try {
       );
     }
   };
+  return { client, call };
+}
+
+const clients: Client[] = [];
+try {
+  console.log(`gateway over ${Object.keys(gateway.clients.status()).join(', ')} on ${http.url}`);
+  const { client, call } = await connect(http.url as string);
+  clients.push(client);
+  const { tools } = await client.listTools();
+  const upstream = gateway.clients.registry.list();
+  console.log(`tools/list: ${tools.length} of ${upstream.length} upstream tools (the rest need approval)`);
+  const hidden = upstream.filter((tool) => !tools.some((listed) => listed.name === tool.name));
+  console.log(
+    `  not exposed, e.g.: ${hidden
+      .slice(0, 3)
+      .map((tool) => tool.name)
+      .join(', ')}`,
+  );
+
+  console.log('\ntools/call through the gateway:');
   await call('mcp__everything__echo', { message: 'through the gateway' });
   await call('mcp__everything__get-sum', { a: 2, b: 40 });
   await call('mcp__filesystem__list_allowed_directories');
-  await call('mcp__memory__read_graph');
+  await call('mcp__catalogue__weather_count_weather_alert');
   await call('mcp__filesystem__write_file', { path: join(folder, 'x.txt'), content: 'no' });
   await call('mcp__everything__get-sum', { a: 'two' });
 
-  const everything = upstream.metrics().servers.everything;
-  console.log(`\nupstream "everything" ran ${everything?.calls} calls, ${everything?.errors} errors`);
-  console.log('(the call with bad arguments was stopped at the gateway and never reached the server)');
+  const health = (await (await fetch(new URL('/health', http.url))).json()) as {
+    upstreams: Record<string, { state: string; toolCount: number }>;
+  };
+  const states = Object.entries(health.upstreams).map(([name, status]) => `${name} ${status.state}`);
+  console.log(`\nGET /health → upstreams: ${states.join(', ')}`);
+
+  console.log(`\nselective gateway on ${selectiveHttp.url}`);
+  const second = await connect(selectiveHttp.url as string);
+  clients.push(second.client);
+  const names = async (): Promise<string> =>
+    (await second.client.listTools()).tools.map((tool) => tool.name).join(', ');
+  console.log(`tools/list: ${await names()}`);
+  await second.call('discover_tools', { query: 'book a flight', limit: 2 });
+  console.log(`tools/list: ${await names()}`);
+  await second.call('mcp__catalogue__travel_create_flight_booking', { origin: 'OSL', destination: 'CDG' });
 } finally {
-  await client.close();
+  await Promise.all(clients.map((client) => client.close()));
+  await selectiveHttp.close();
+  await selective.close();
+  await selector.close();
   await http.close();
   await gateway.close();
-  await upstream.close();
   await rm(folder, { recursive: true, force: true });
 }

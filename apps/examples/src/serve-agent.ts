@@ -5,7 +5,7 @@
  */
 import { connectMcp } from '@switchboard/client';
 import type { WrappedToolResult } from '@switchboard/core';
-import { createMcpServer, defineTool, serve } from '@switchboard/server';
+import { type AgentFunction, defineTool, serve, serveAgent } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import { runAgent } from './agent/run-agent.js';
 import { createScriptedModel } from './agent/scripted-model.js';
@@ -38,14 +38,7 @@ const countWords = defineTool({
   execute: ({ text }: { text: string }) => ({ words: text.split(/\s+/).filter(Boolean).length }),
 });
 
-const server = createMcpServer({
-  name: 'assistant',
-  version: '1.0.0',
-  instructions: 'Currency and text helpers, and an assistant that uses them.',
-  tools: [convertCurrency, countWords],
-});
-
-// The agent works over the server's own tool registry, with the offline scripted model.
+// The agent: the loop of example 4 with the offline scripted model, over the tools served beside it.
 const model = createScriptedModel([
   {
     match: /(\d+(?:\.\d+)?) ([A-Z]{3}) in ([A-Z]{3})/,
@@ -61,37 +54,40 @@ const model = createScriptedModel([
     answer: ([result = '{}']) => `That is ${JSON.parse(result).message.split(' = ')[1]}.`,
   },
 ]);
+const agent: AgentFunction = async (message, { signal }) => {
+  const run = await runAgent(message, {
+    model,
+    registry: server.registry,
+    selector,
+    k: 3,
+    signal,
+    allowTool: (tool) => tool.name !== 'ask_assistant', // not itself
+    onEvent: (event) => {
+      if (event.type === 'tool-call')
+        console.log(`    (inside the agent: ${event.call.name} ${JSON.stringify(event.call.arguments)})`);
+    },
+  });
+  return run.text;
+};
+
+// One MCP server: the agent as a tool taking { message }, and the tools exposed directly too.
+const server = serveAgent({
+  name: 'assistant',
+  toolName: 'ask_assistant',
+  description: 'Ask the assistant a question in plain words; it uses the currency and text tools as needed.',
+  agent,
+  tools: [convertCurrency, countWords],
+});
 const selector = createToolSelector({ registry: server.registry });
-server.addTool(
-  defineTool({
-    name: 'ask_assistant',
-    description:
-      'Ask the assistant a question in plain words; it uses the currency and text tools as needed.',
-    input: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    execute: async ({ message }: { message: string }) =>
-      (
-        await runAgent(message, {
-          model,
-          registry: server.registry,
-          selector,
-          k: 3,
-          onEvent: (event) => {
-            if (event.type === 'tool-call')
-              console.log(
-                `    (inside the agent: ${event.call.name} ${JSON.stringify(event.call.arguments)})`,
-              );
-          },
-        })
-      ).text,
-  }),
-);
 
 const http = await serve(server, { transport: { type: 'http', port: 0 } });
 console.log(`serving "${server.name}" on ${http.url}`);
 
-// The other side: any MCP client. Here, @switchboard/client over Streamable HTTP.
-const mcp = await connectMcp({ assistant: { url: http.url as string } });
+// The other side: any MCP client. Here, @switchboard/client over Streamable HTTP. The agent tool is
+// not annotated read-only (an agent may act), so this client allows it by name in its approval config.
+const mcp = await connectMcp({
+  assistant: { url: http.url as string, approval: { allow: ['ask_assistant'] } },
+});
 try {
   console.log(`client sees: ${Object.keys(mcp.tools).join(', ')}`);
   const show = async (name: string, args: Record<string, unknown>): Promise<void> => {

@@ -1,28 +1,50 @@
-import { describe, expect, it } from 'vitest';
-import { runExample } from './run-example.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ExampleRun, runExample } from './run-example.js';
 
 describe('gateway example', () => {
-  it('serves three servers as one over HTTP to a raw SDK client, hiding tools that need approval', async () => {
-    const { stdout, stderr, exitCode } = await runExample('gateway');
+  let run: ExampleRun;
+  beforeAll(async () => {
+    run = await runExample('gateway');
+  }, 240_000);
+
+  it('serves four servers as one over HTTP to a raw SDK client, hiding tools that need approval', async () => {
+    const { stdout, stderr, exitCode } = run;
     expect(exitCode, stderr).toBe(0);
-    expect(stdout).toMatch(/gateway over everything, filesystem, memory on http:\/\/127\.0\.0\.1:\d+\/mcp/);
-    expect(stdout).toContain('connected to gateway');
+    expect(stdout).toMatch(
+      /gateway over everything, filesystem, memory, catalogue on http:\/\/127\.0\.0\.1:\d+\/mcp/,
+    );
     const [, listed, upstream] = /tools\/list: (\d+) of (\d+) upstream tools/.exec(stdout) ?? [];
-    expect(Number(upstream)).toBe(36);
-    expect(Number(listed)).toBeGreaterThan(20);
-    expect(Number(listed)).toBeLessThan(36);
-    expect(stdout).toMatch(/everything\s+13\s+mcp__everything__echo/);
-    expect(stdout).toMatch(/not exposed: .*mcp__filesystem__write_file/);
+    expect(Number(upstream)).toBe(536);
+    expect(Number(listed)).toBeGreaterThan(400);
+    expect(Number(listed)).toBeLessThan(536);
+    expect(stdout).toMatch(/not exposed, e\.g\.: mcp__\w+__(delete|write|edit|move)/);
     expect(stdout).toContain('mcp__everything__echo → Echo: through the gateway');
     expect(stdout).toContain('mcp__everything__get-sum → The sum of 2 and 40 is 42.');
     expect(stdout).toContain('mcp__filesystem__list_allowed_directories → Allowed directories: <tmp>');
-    expect(stdout).toContain('mcp__memory__read_graph → { "entities": [], "relations": [] }');
+    expect(stdout).toMatch(/mcp__catalogue__weather_count_weather_alert → weather_count_weather_alert done/);
     expect(stdout).toContain(
       'mcp__filesystem__write_file → JSON-RPC error -32602: Unknown tool "mcp__filesystem__write_file"',
     );
     expect(stdout).toContain(
       'mcp__everything__get-sum → isError: Invalid arguments for tool `mcp__everything__get-sum`',
     );
-    expect(stdout).toContain('upstream "everything" ran 2 calls, 0 errors');
+    expect(stdout).toContain(
+      'GET /health → upstreams: everything connected, filesystem connected, memory connected, catalogue connected',
+    );
+  });
+
+  it('serves only discover_tools from the selective gateway until a tool is discovered', async () => {
+    const { stdout, stderr, exitCode } = run;
+    expect(exitCode, stderr).toBe(0);
+    const selective = stdout.slice(stdout.indexOf('selective gateway on'));
+    const lists = [...selective.matchAll(/^tools\/list: (.*)$/gm)].map((match) => match[1]?.split(', '));
+    expect(lists[0]).toEqual(['discover_tools']);
+    expect(lists[1]).toContain('discover_tools');
+    expect(lists[1]).toContain('mcp__catalogue__travel_create_flight_booking');
+    expect(lists[1]).toHaveLength(3);
+    expect(selective).toContain('discover_tools → Found 2 tool(s)');
+    expect(selective).toMatch(
+      /mcp__catalogue__travel_create_flight_booking → travel_create_flight_booking done/,
+    );
   });
 });

@@ -35,6 +35,8 @@ export interface RunAgentOptions {
   history?: ChatMessage[];
   /** Stops the run: passed to the model and to every tool call. */
   signal?: AbortSignal;
+  /** Which registered tools the agent may use. @default every tool */
+  allowTool?: (tool: RegisteredTool) => boolean;
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -56,9 +58,19 @@ function discoveredNames(result: WrappedToolResult): string[] {
 
 /** Runs one request to a final answer. */
 export async function runAgent(request: string, options: RunAgentOptions): Promise<AgentRun> {
-  const { model, registry, selector, onEvent, signal } = options;
+  const { model, selector, onEvent, signal } = options;
+  const allowTool = options.allowTool ?? (() => true);
+  // Tools the agent may not use are never offered (selected or discovered) and cannot be called.
+  const registry: Pick<ToolRegistry, 'get'> = {
+    get: (name) => {
+      const tool = options.registry.get(name);
+      return tool && allowTool(tool) ? tool : undefined;
+    },
+  };
   const selected = await selector.select(request, { k: options.k ?? 5, ...(signal ? { signal } : {}) });
-  const offered = new Map<string, RegisteredTool>(selected.map((item) => [item.name, item.tool]));
+  const offered = new Map(
+    selected.filter((item) => allowTool(item.tool)).map((item) => [item.name, item.tool]),
+  );
   onEvent?.({ type: 'selected', tools: [...offered.keys()] });
 
   const messages: ChatMessage[] = options.history?.length
@@ -106,7 +118,7 @@ export async function runAgent(request: string, options: RunAgentOptions): Promi
 
 /** Runs a call; every failure (unknown tool, bad arguments, refused approval) becomes a result the model can read. */
 async function execute(
-  registry: ToolRegistry,
+  registry: Pick<ToolRegistry, 'get'>,
   call: ToolCall,
   signal?: AbortSignal,
 ): Promise<WrappedToolResult> {
