@@ -23,6 +23,16 @@ export type {
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type {
+  MaybePromise,
+  RegistryStore,
+  StoredConnectResult,
+  StoredServer,
+  StoredTool,
+  StoredToolInput,
+  ToolCallRecord,
+  ToolUsage,
+} from './registry-store.js';
 export type { CheckToolSchemaOptions, SchemaProblem } from './schema/check-tool-schema.js';
 export { checkToolName, checkToolSchema } from './schema/check-tool-schema.js';
 export type { ConvertibleTool } from './schema/convertible-tool.js';
