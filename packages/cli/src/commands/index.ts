@@ -3,6 +3,7 @@ import { callCommand } from './call-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { selectCommand } from './select-command.js';
+import { serveCommand } from './serve-command.js';
 import { serversCommand } from './servers-command.js';
 import { toolsCommand } from './tools-command.js';
 
@@ -12,6 +13,7 @@ export const commands: CliCommand[] = [
   toolsCommand,
   callCommand,
   selectCommand,
+  serveCommand,
   doctorCommand,
   inspectCommand,
 ];

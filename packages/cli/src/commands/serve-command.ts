@@ -1,0 +1,104 @@
+/**
+ * `switchboard serve`: the configured servers as one MCP gateway, over stdio (default) or
+ * Streamable HTTP. With `--select`, the gateway serves `discover_tools` and the tools it finds
+ * instead of every tool, so a model with a small context can still reach hundreds of them.
+ */
+import { createGateway, serve as serveMcp } from '@switchboard/server';
+import { createToolSelector, createTransformersEmbedder } from '@switchboard/tool-selection';
+import type { CliCommand } from '../cli-command.js';
+import { ExitCode, UsageError } from '../cli-error.js';
+import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
+import { reportFailedServers } from './server-failures.js';
+
+const help = `Usage:
+  switchboard serve [--select] [--allow-approval-tools]
+  switchboard serve --http [--port 3000] [--host 127.0.0.1] [--token TOKEN] [--session] [--select]
+
+Serves every configured server's tools, namespaced, as one MCP server (a gateway). stdio by default
+(stdout carries only the protocol; messages go to stderr). --http serves Streamable HTTP on
+/mcp (stateless unless --session) with /health reporting each upstream's status and metrics; a
+host other than 127.0.0.1 needs --token (or SWITCHBOARD_TOKEN). --select serves discover_tools plus
+the tools it finds. Tools that need a person's approval are hidden unless --allow-approval-tools.
+Stops on Ctrl-C / SIGTERM (HTTP drains calls in flight).`;
+
+/** The `serve` command. */
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'serve the configured servers as one MCP gateway (stdio or HTTP)',
+  help,
+  options: {
+    http: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string' },
+    session: { type: 'boolean', default: false },
+    select: { type: 'boolean', default: false },
+    'allow-approval-tools': { type: 'boolean', default: false },
+  },
+  async run(context) {
+    const { values } = context;
+    if (context.positionals.length) throw new UsageError(`unexpected argument '${context.positionals[0]}'.`);
+    const port = values.port === undefined ? 3000 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes 0–65535.');
+    if (!values.http && (values.port || values.host || values.token || values.session)) {
+      throw new UsageError('--port, --host, --token and --session need --http.');
+    }
+    const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
+    const logger = cliLogger(context);
+
+    const config = await loadCliConfig(context);
+    const connection = await connectServers(context, config.mcpServers);
+    reportFailedServers(context, connection.status());
+    const selector = values.select
+      ? createToolSelector({
+          registry: connection.registry,
+          embedder: createTransformersEmbedder({ logger }),
+          logger,
+        })
+      : undefined;
+    const gateway = await createGateway({
+      clients: connection,
+      ...(selector ? { selector } : {}),
+      allowApprovalTools: values['allow-approval-tools'] === true,
+      logger,
+    });
+    let handle: Awaited<ReturnType<typeof serveMcp>>;
+    try {
+      handle = await serveMcp(gateway, {
+        transport: values.http
+          ? {
+              type: 'http',
+              port,
+              ...(typeof values.host === 'string' ? { host: values.host } : {}),
+              ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
+              session: values.session === true,
+            }
+          : 'stdio',
+      });
+    } catch (error) {
+      await gateway.close();
+      await selector?.close();
+      await connection.close();
+      throw error;
+    }
+    const tools = connection.registry.size;
+    context.io.stderr.write(
+      `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
+        handle.url ? ` on ${handle.url}` : ' over stdio'
+      }${selector ? ' (discover_tools mode)' : ''}\n`,
+    );
+
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      // A stdio gateway ends when its client closes our stdin.
+      if (!values.http) process.stdin.once('end', stop);
+    });
+    await handle.close();
+    await gateway.close();
+    await selector?.close();
+    await connection.close();
+    return ExitCode.ok;
+  },
+};
