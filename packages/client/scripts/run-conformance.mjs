@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite's client scenarios against conformance/client.mjs (built
 // on this package's dist) and prints the suite's summary line, `Total: N passed, N failed, N warnings`.
-// Usage: node scripts/run-conformance.mjs [scenario ...]   (default: the scenarios this package passes)
-import { spawnSync } from 'node:child_process';
+// Usage: node scripts/run-conformance.mjs [scenario ...] [--verbose] [--jobs N]
+// (default: every client scenario of the suite, the `auth/*` ones included, run N = 4 at a time)
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,21 +16,61 @@ const suite = join(
   require('@modelcontextprotocol/conformance/package.json').bin?.conformance ?? 'dist/index.js',
 );
 const client = join(packageDir, 'conformance', 'client.mjs');
-const defaults = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
-const scenarios = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-const verbose = process.argv.includes('--verbose');
+const argv = process.argv.slice(2);
+const jobsAt = argv.indexOf('--jobs');
+const jobs = jobsAt >= 0 ? Math.max(1, Number(argv[jobsAt + 1]) || 1) : 4;
+const scenarios = argv.filter((arg, index) => !arg.startsWith('-') && (jobsAt < 0 || index !== jobsAt + 1));
+const verbose = argv.includes('--verbose');
+
+/** Every client scenario the suite lists (`conformance list`, section "Client scenarios"). */
+function allClientScenarios() {
+  const listing = spawnSync(process.execPath, [suite, 'list'], { encoding: 'utf8' }).stdout ?? '';
+  const section = listing.slice(listing.indexOf('Client scenarios'));
+  return [...section.matchAll(/^\s*- (\S+)$/gm)].map((match) => match[1]);
+}
+
+function runScenario(scenario) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [suite, 'client', '--command', `"${process.execPath}" "${client}"`, '--scenario', scenario],
+      { cwd: packageDir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    const started = Date.now();
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, output, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+const selected = scenarios.length > 0 ? scenarios : allClientScenarios();
+const runs = new Array(selected.length);
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.min(jobs, selected.length) }, async () => {
+    while (next < selected.length) {
+      const index = next++;
+      runs[index] = await runScenario(selected[index]);
+    }
+  }),
+);
 
 let passed = 0;
 let failed = 0;
 let warnings = 0;
 let broken = false;
-for (const scenario of scenarios.length > 0 ? scenarios : defaults) {
-  const run = spawnSync(
-    process.execPath,
-    [suite, 'client', '--command', `"${process.execPath}" "${client}"`, '--scenario', scenario],
-    { cwd: packageDir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-  );
-  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+for (const [index, scenario] of selected.entries()) {
+  const run = runs[index];
+  const output = run.output;
   // Per scenario the suite prints "Passed: X/Y, K failed, W warnings".
   const match = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
   if (!match) {
@@ -46,7 +87,7 @@ for (const scenario of scenarios.length > 0 ? scenarios : defaults) {
   const clean = bad === 0 && warn === 0 && run.status === 0;
   if (run.status !== 0) broken = true;
   console.log(
-    `${clean ? '✓' : '✗'} ${scenario}: ${ok} passed, ${bad} failed${warn ? `, ${warn} warnings` : ''}`,
+    `${clean ? '✓' : '✗'} ${scenario}: ${ok} passed, ${bad} failed${warn ? `, ${warn} warnings` : ''} (${run.seconds.toFixed(1)} s)`,
   );
   if (!clean || verbose) {
     for (const line of output.split('\n'))

@@ -1,5 +1,6 @@
 // The official MCP conformance suite judges a client built on this package (conformance/client.mjs,
-// which runs the built dist: CI builds before testing).
+// which runs the built dist: CI builds before testing), every client scenario, the auth/* ones
+// included (the client's OAuth comes from @switchboard/transports).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,16 +9,33 @@ import { describe, expect, it } from 'vitest';
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('client conformance', () => {
-  it('passes initialize, tools_call, elicitation-sep1034-client-defaults and sse-retry', () => {
+  it('passes every client scenario of the suite, auth/* included', () => {
     const run = spawnSync(process.execPath, [join(packageDir, 'scripts', 'run-conformance.mjs')], {
       cwd: packageDir,
       encoding: 'utf8',
-      timeout: 280_000,
+      timeout: 560_000,
     });
     const output = `${run.stdout}${run.stderr}`;
     expect(output).toMatch(/Total: \d+ passed, 0 failed, 0 warnings/);
-    expect(output).toContain('✓ sse-retry');
+    for (const scenario of [
+      'initialize',
+      'tools_call',
+      'sse-retry',
+      'auth/metadata-default',
+      'auth/scope-step-up',
+      'auth/scope-retry-limit',
+      'auth/resource-mismatch',
+      'auth/pre-registration',
+      'auth/2025-03-26-oauth-endpoint-fallback',
+      'auth/client-credentials-jwt',
+      'auth/client-credentials-basic',
+    ]) {
+      expect(output).toContain(`✓ ${scenario}:`);
+    }
     expect(output).toContain('✓ elicitation-sep1034-client-defaults: 5 passed');
+    // 4 core scenarios plus 19 auth/* scenarios in conformance 0.1.13.
+    expect(output.match(/^✓ /gm)?.length).toBeGreaterThanOrEqual(23);
+    expect(output).not.toMatch(/^✗ /m);
     expect(run.status).toBe(0);
-  }, 300_000);
+  }, 600_000);
 });

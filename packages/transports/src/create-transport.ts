@@ -52,7 +52,10 @@ export interface CreateTransportOptions {
     | 'stderrTailCharacters'
   >;
   /** Extra Streamable HTTP settings. `sseFallback` defaults to true. */
-  http?: Pick<StreamableHttpTransportOptions, 'sseFallback' | 'reconnection' | 'agent' | 'sessionId'>;
+  http?: Pick<
+    StreamableHttpTransportOptions,
+    'sseFallback' | 'reconnection' | 'agent' | 'sessionId' | 'authProvider'
+  >;
 }
 
 /** True for the transport of a stdio server (gives access to its process: pid, stderr tail, exit). */

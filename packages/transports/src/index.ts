@@ -8,6 +8,12 @@ export type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 export type { CreateTransportOptions, TransportEntry, TransportType } from './create-transport.js';
 export { createTransport, isStdioTransport, resolveTransportType } from './create-transport.js';
 export { createInMemoryTransportPair } from './in-memory-transport.js';
+export type { LoopbackRedirect, LoopbackRedirectOptions } from './loopback-redirect.js';
+export { startLoopbackRedirect } from './loopback-redirect.js';
+export type { AuthorizationRequest, BearerChallenge } from './oauth-authorization.js';
+export { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
+export type { OAuthGrantType, OAuthProvider, OAuthProviderOptions } from './oauth-provider.js';
+export { createOAuthProvider, needsAuthError } from './oauth-provider.js';
 export type { SseTransportOptions } from './sse-transport.js';
 export { createSseTransport } from './sse-transport.js';
 export type { StdioExitInfo, StdioTransport, StdioTransportOptions } from './stdio-transport.js';
@@ -16,6 +22,13 @@ export type {
   StreamReconnectionOptions,
 } from './streamable-http-transport.js';
 export { createStreamableHttpTransport } from './streamable-http-transport.js';
+export type { FileTokenStoreOptions, StoredAuthorization, TokenStore } from './token-store.js';
+export {
+  createFileTokenStore,
+  createMemoryTokenStore,
+  defaultTokenDirectory,
+  serverKey,
+} from './token-store.js';
 export { createWebSocketServerTransport } from './websocket-server-transport.js';
 export type { WebSocketTransportOptions } from './websocket-transport.js';
 export { createWebSocketTransport } from './websocket-transport.js';

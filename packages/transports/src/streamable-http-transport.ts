@@ -1,10 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import { createStaticHeaders } from './http-headers.js';
 import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 import { redactUrl } from './redact-url.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
 
@@ -46,7 +48,17 @@ export interface StreamableHttpTransportOptions {
   agent?: http.Agent;
   /** Resumption of interrupted SSE streams. */
   reconnection?: StreamReconnectionOptions;
+  /**
+   * OAuth for servers that follow the MCP authorization spec: the access token goes into every
+   * request; a 401 runs the flow (discovery, registration, sign-in or refresh) and retries once; a
+   * 403 `insufficient_scope` asks for the missing scopes. Use `createOAuthProvider` or any SDK
+   * `OAuthClientProvider`. Tokens are never logged.
+   */
+  authProvider?: OAuthClientProvider;
 }
+
+/** Authorization runs allowed for one message (a sign-in, then one scope step-up) before giving up. */
+const maxAuthorizationsPerMessage = 2;
 
 /** Creates a client transport for MCP's Streamable HTTP protocol (with legacy SSE fallback). */
 export function createStreamableHttpTransport(options: StreamableHttpTransportOptions): Transport {
@@ -99,6 +111,7 @@ class StreamableHttpTransport implements Transport {
   private readonly inFlight = new Set<http.ClientRequest>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private fallback: Transport | undefined;
+  private authorizing: Promise<void> | undefined;
   private closed = false;
   private standaloneStreamOpened = false;
 
@@ -150,11 +163,42 @@ class StreamableHttpTransport implements Transport {
     });
   }
 
-  private request(
+  /** The current access token, refreshed first when the provider knows it has expired. */
+  private async accessToken(provider: OAuthClientProvider): Promise<string | undefined> {
+    const expired = (provider as { accessTokenExpired?: () => Promise<boolean> }).accessTokenExpired;
+    if (expired && (await expired.call(provider))) {
+      // A failed refresh is not fatal here: the server's 401 runs the whole flow.
+      await this.authorize({}).catch(() => undefined);
+    }
+    return (await provider.tokens())?.access_token;
+  }
+
+  /** Runs the authorization flow once for all requests that need it at the same time. */
+  private authorize(challenge: { header?: string | string[]; stepUp?: boolean }): Promise<void> {
+    const provider = this.options.authProvider;
+    if (!provider) return Promise.resolve();
+    this.authorizing ??= runAuthorization(provider, {
+      serverUrl: this.url,
+      serverName: this.name,
+      challenge: parseBearerChallenge(challenge.header),
+      ...(challenge.stepUp ? { stepUp: true } : {}),
+    }).finally(() => {
+      this.authorizing = undefined;
+    });
+    return this.authorizing;
+  }
+
+  private async request(
     method: string,
     headers: Record<string, string>,
     body?: string,
   ): Promise<http.IncomingMessage> {
+    const provider = this.options.authProvider;
+    if (provider) {
+      if (this.authorizing) await this.authorizing.catch(() => undefined);
+      const token = await this.accessToken(provider);
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    }
     return new Promise((resolve, reject) => {
       const request = this.client.request(this.url, { method, headers, agent: this.agent });
       this.inFlight.add(request);
@@ -181,6 +225,14 @@ class StreamableHttpTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.sendMessage(message, options, 0);
+  }
+
+  private async sendMessage(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+    authorizations: number,
+  ): Promise<void> {
     if (this.fallback) return this.fallback.send(message, options);
     if (this.closed) throw this.error('CONNECTION_CLOSED', 'cannot send: the transport is closed');
     if (options?.resumptionToken !== undefined) {
@@ -219,6 +271,22 @@ class StreamableHttpTransport implements Transport {
     }
     if (status < 200 || status >= 300) {
       const text = await readBody(response).catch(() => '');
+      const challengeHeader = response.headers['www-authenticate'];
+      const challenge = parseBearerChallenge(challengeHeader);
+      const stepUp = status === 403 && challenge?.error === 'insufficient_scope';
+      if (
+        this.options.authProvider &&
+        (status === 401 || stepUp) &&
+        authorizations < maxAuthorizationsPerMessage
+      ) {
+        try {
+          await this.authorize({ ...(challengeHeader ? { header: challengeHeader } : {}), stepUp });
+        } catch (error) {
+          this.onerror?.(error as Error);
+          throw error;
+        }
+        return this.sendMessage(message, options, authorizations + 1);
+      }
       if (
         initialize &&
         this.options.sseFallback !== false &&
@@ -260,11 +328,19 @@ class StreamableHttpTransport implements Transport {
           { status },
         );
       } else if (status === 401 || status === 403) {
-        failure = this.error(
-          'UNAUTHORIZED',
-          `the server refused the credentials (HTTP ${status}). Check the bearer token or the Authorization header.`,
-          { status },
-        );
+        failure = this.options.authProvider
+          ? this.error(
+              stepUp ? 'INSUFFICIENT_SCOPE' : 'UNAUTHORIZED',
+              stepUp
+                ? `the server still wants more scopes (HTTP 403 insufficient_scope${challenge?.scope ? `, scope "${challenge.scope}"` : ''}) after ${authorizations} authorization attempts. Check the scopes the authorization server grants this client.`
+                : `the server refused the access token (HTTP ${status}) after ${authorizations} authorization attempts. Sign in again with \`switchboard auth ${this.name}\`.`,
+              { status, ...(challenge?.scope ? { scope: challenge.scope } : {}) },
+            )
+          : this.error(
+              'UNAUTHORIZED',
+              `the server refused the credentials (HTTP ${status}). Check the bearer token or the Authorization header.`,
+              { status },
+            );
       } else {
         failure = this.error(
           'TRANSPORT_ERROR',

@@ -1,0 +1,125 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SwitchboardError } from '@switchboard/core';
+
+/** Options of {@link startLoopbackRedirect}. */
+export interface LoopbackRedirectOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
+  port?: number;
+  /** Path of the redirect URI. @default '/callback' */
+  path?: string;
+  /** How long to wait for the browser to come back. @default 300000 */
+  timeoutMs?: number;
+}
+
+/** A local HTTP server that receives the authorization server's redirect (RFC 8252 loopback redirect). */
+export interface LoopbackRedirect {
+  /** The redirect URI to register and send, e.g. `http://127.0.0.1:53682/callback`. */
+  readonly redirectUrl: string;
+  /** Resolves with the authorization code once the browser arrives with it and the expected `state`. */
+  waitForCode(expectedState: string | undefined): Promise<string>;
+  /** Stops listening. */
+  close(): Promise<void>;
+}
+
+const page = (title: string, text: string) =>
+  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif"><h1>${title}</h1><p>${text}</p></body>`;
+
+/** Starts the loopback redirect server on 127.0.0.1. */
+export async function startLoopbackRedirect(
+  options: LoopbackRedirectOptions = {},
+): Promise<LoopbackRedirect> {
+  const path = options.path ?? '/callback';
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  let settle: ((result: { code?: string; state?: string; error?: string }) => void) | undefined;
+  const arrived = new Promise<{ code?: string; state?: string; error?: string }>((resolve) => {
+    settle = resolve;
+  });
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== path) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    const error = url.searchParams.get('error');
+    const code = url.searchParams.get('code');
+    const state = url.searchParams.get('state') ?? undefined;
+    if (error !== null) {
+      const description = url.searchParams.get('error_description');
+      response
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page('Sign-in failed', 'The authorization server refused the sign-in. You can close this tab.'));
+      settle?.({ error: description ? `${error}: ${description}` : error });
+      return;
+    }
+    if (code === null) {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('Missing code');
+      return;
+    }
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
+      .end(page('Signed in', 'Switchboard received the authorization. You can close this tab.'));
+    settle?.({ code, ...(state !== undefined ? { state } : {}) });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (cause: NodeJS.ErrnoException) =>
+      reject(
+        new SwitchboardError({
+          code: 'AUTH_FAILED',
+          message: `Cannot listen on 127.0.0.1:${options.port ?? 0} for the sign-in redirect (${cause.code ?? cause.message}). Free the port or choose another one (auth.redirectPort).`,
+          context: { port: options.port ?? 0 },
+          cause,
+        }),
+      ),
+    );
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const redirectUrl = `http://127.0.0.1:${port}${path}`;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    redirectUrl,
+    async waitForCode(expectedState) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new SwitchboardError({
+                code: 'AUTH_TIMEOUT',
+                message: `No sign-in arrived at ${redirectUrl} within ${Math.round(timeoutMs / 1000)} s. Run the sign-in again and finish it in the browser.`,
+              }),
+            ),
+          timeoutMs,
+        );
+        timer.unref();
+      });
+      try {
+        const result = await Promise.race([arrived, timeout]);
+        if (result.error !== undefined) {
+          throw new SwitchboardError({
+            code: 'AUTH_FAILED',
+            message: `The authorization server refused the sign-in (${result.error}).`,
+          });
+        }
+        if (expectedState !== undefined && result.state !== expectedState) {
+          throw new SwitchboardError({
+            code: 'AUTH_FAILED',
+            message:
+              'The sign-in redirect carried a different state than the one sent (possible CSRF). Sign in again.',
+          });
+        }
+        return result.code as string;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close,
+  };
+}

@@ -1,0 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { SwitchboardError } from '@switchboard/core';
+
+/** What Switchboard keeps about its authorization with one MCP server. Secrets: never log it. */
+export interface StoredAuthorization {
+  /** Format of this record. */
+  version: 1;
+  /** The MCP server's URL: the record's key. */
+  serverUrl: string;
+  /** Server name as configured, for listings. */
+  serverName?: string;
+  /** The last tokens issued (access token, refresh token, scope). */
+  tokens?: OAuthTokens;
+  /** When the access token expires, ms since the epoch (from `expires_in` when it was issued). */
+  expiresAt?: number;
+  /** The dynamic registration (or metadata-document client id) obtained from the authorization server. */
+  clientInformation?: OAuthClientInformationMixed;
+  /** PKCE code verifier of a sign-in in progress. */
+  codeVerifier?: string;
+  /** Cached discovery results (protected-resource and authorization-server metadata). */
+  discovery?: OAuthDiscoveryState;
+  /** Last change, ms since the epoch. */
+  updatedAt: number;
+}
+
+/**
+ * Where OAuth tokens and client registrations live, per MCP server URL. Versioned: implementations
+ * declare the specification they follow.
+ */
+export interface TokenStore {
+  /** The version of this interface the store implements. */
+  readonly specificationVersion: 'v1';
+  /** The record of `serverUrl`, or undefined when there is none. */
+  load(serverUrl: string): Promise<StoredAuthorization | undefined>;
+  /** Replaces the record of `record.serverUrl`. */
+  save(record: StoredAuthorization): Promise<void>;
+  /** Deletes the record of `serverUrl`; true when there was one. */
+  delete(serverUrl: string): Promise<boolean>;
+  /** Every record. */
+  list(): Promise<StoredAuthorization[]>;
+}
+
+/** Options of {@link createFileTokenStore}. */
+export interface FileTokenStoreOptions {
+  /** Directory of the record files. @default `~/.switchboard/auth` */
+  directory?: string;
+}
+
+/** The file name stem of a server's record: a hash of its URL, so the URL itself leaks nothing into paths. */
+export function serverKey(serverUrl: string): string {
+  let canonical = serverUrl;
+  try {
+    const url = new URL(serverUrl);
+    url.hash = '';
+    canonical = url.href;
+  } catch {
+    // Not a URL: hashed as written.
+  }
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+}
+
+/** The default token directory, `~/.switchboard/auth`. */
+export function defaultTokenDirectory(home: string = homedir()): string {
+  return join(home, '.switchboard', 'auth');
+}
+
+/**
+ * Creates the default token store: one JSON file per server (`<directory>/<hash of URL>.json`),
+ * written atomically with mode 0600 in a directory of mode 0700.
+ */
+export function createFileTokenStore(options: FileTokenStoreOptions = {}): TokenStore {
+  const directory = options.directory ?? defaultTokenDirectory();
+  const fileOf = (serverUrl: string) => join(directory, `${serverKey(serverUrl)}.json`);
+
+  const readRecord = async (file: string): Promise<StoredAuthorization | undefined> => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw storeError(`cannot read ${file}: ${(error as Error).message}`, error);
+    }
+    try {
+      const record = JSON.parse(text) as StoredAuthorization;
+      return record?.version === 1 ? record : undefined;
+    } catch {
+      // The file's content may be secret: the error names only the file.
+      throw storeError(`${file} is not valid JSON. Delete it and sign in again (switchboard auth <server>).`);
+    }
+  };
+
+  return {
+    specificationVersion: 'v1',
+    load: (serverUrl) => readRecord(fileOf(serverUrl)),
+    async save(record) {
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+      await chmod(directory, 0o700).catch(() => undefined);
+      const file = fileOf(record.serverUrl);
+      const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+        await rename(temporary, file);
+      } catch (error) {
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw storeError(`cannot write ${file}: ${(error as Error).message}`, error);
+      }
+    },
+    async delete(serverUrl) {
+      const file = fileOf(serverUrl);
+      const existed = (await readRecord(file).catch(() => undefined)) !== undefined;
+      await rm(file, { force: true });
+      return existed;
+    },
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(directory);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw storeError(`cannot list ${directory}: ${(error as Error).message}`, error);
+      }
+      const records: StoredAuthorization[] = [];
+      for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
+        const record = await readRecord(join(directory, name)).catch(() => undefined);
+        if (record) records.push(record);
+      }
+      return records;
+    },
+  };
+}
+
+/** Creates a token store that keeps records in memory only (tests, short-lived processes). */
+export function createMemoryTokenStore(): TokenStore {
+  const records = new Map<string, StoredAuthorization>();
+  const clone = (record: StoredAuthorization) => structuredClone(record);
+  return {
+    specificationVersion: 'v1',
+    load: async (serverUrl) => {
+      const record = records.get(serverKey(serverUrl));
+      return record ? clone(record) : undefined;
+    },
+    save: async (record) => {
+      records.set(serverKey(record.serverUrl), clone(record));
+    },
+    delete: async (serverUrl) => records.delete(serverKey(serverUrl)),
+    list: async () => [...records.values()].map(clone),
+  };
+}
+
+function storeError(message: string, cause?: unknown): SwitchboardError {
+  return new SwitchboardError({ code: 'TOKEN_STORE_ERROR', message: `Token store: ${message}`, cause });
+}
