@@ -163,6 +163,12 @@ function readBody(
       done = true;
       resolve(undefined);
     });
+    // A client that goes away mid-body never sends 'end': give up, so shutdown does not wait for it.
+    request.on('close', () => {
+      if (done) return;
+      done = true;
+      resolve(undefined);
+    });
   });
 }
 

@@ -40,6 +40,8 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
       input.on('data', onData);
       input.on('end', onEnd);
       input.on('error', onError);
+      // A reader that went away (EPIPE) ends the session instead of crashing the process.
+      output.on('error', onOutputError);
     },
     send(message: JSONRPCMessage) {
       return write(message);
@@ -50,6 +52,7 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
       input.off('data', onData);
       input.off('end', onEnd);
       input.off('error', onError);
+      output.off('error', onOutputError);
       if (input === process.stdin) input.pause();
       transport.onclose?.();
     },
@@ -57,6 +60,10 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
 
   function onError(error: Error): void {
     transport.onerror?.(error);
+  }
+  function onOutputError(error: Error): void {
+    transport.onerror?.(error);
+    void transport.close();
   }
   function onEnd(): void {
     void transport.close();

@@ -215,6 +215,24 @@ describe('serve over HTTP', () => {
     expect(JSON.parse(ok.body)).toMatchObject({ id: 2, result: { content: [{ text: 'Echo: small' }] } });
   });
 
+  test('a client that goes away mid-body does not hold up shutdown', async () => {
+    const handle = await serve(createEchoServer(), {
+      transport: { type: 'http', port: 0, drainTimeoutMs: 120_000 },
+    });
+    const url = new URL(handle.url as string);
+    const { connect: connectSocket } = await import('node:net');
+    const socket = connectSocket(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // With the 120 s drain timeout, a leaked in-flight count would outlast this test's timeout.
+    await handle.close();
+  }, 30_000);
+
   test('GET /health reports status', async () => {
     const handle = await start();
     const health = await raw(handle.url.replace('/mcp', '/health'), { method: 'GET' });
