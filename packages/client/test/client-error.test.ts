@@ -1,5 +1,6 @@
 // Every way a server can fail to come up gives a clear error, leaves no process behind, and
 // (with onError: 'skip') does not take the other servers down.
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type McpConnection } from '../src/index.js';
 import {
@@ -132,5 +133,38 @@ describe('connection failures', () => {
       code: 'CONFIG_INVALID',
       message: expect.stringContaining('"broken"'),
     });
+  });
+
+  it('a server that wants credentials: state needs-auth, and the token is not quoted', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(String(request.headers.authorization));
+      response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+      response.end(JSON.stringify({ error: 'unauthorized' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const connection = await connectMcp(
+        {
+          locked: {
+            url: `http://127.0.0.1:${port}/mcp`,
+            headers: { Authorization: 'Bearer wrong-token-0123456789' },
+          },
+        },
+        { onError: 'skip' },
+      );
+      open.push(connection);
+      const status = connection.status().locked!;
+      expect(status.state).toBe('needs-auth');
+      expect(status.lastError?.code).toMatch(/UNAUTHORIZED|NEEDS_AUTH/);
+      expect(status.lastError?.message).toContain('locked');
+      expect(JSON.stringify(status)).not.toContain('wrong-token-0123456789');
+      // The header did reach the server: it is only kept out of messages.
+      expect(seen[0]).toBe('Bearer wrong-token-0123456789');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
