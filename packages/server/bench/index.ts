@@ -18,8 +18,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMcpClient } from '@switchboard/client';
 
 const json = process.argv.includes('--json');
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const callsPerRound = Number(process.env.BENCH_CALLS ?? 200);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
+const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
 const warmup = Number(process.env.BENCH_WARMUP ?? 300);
 const require = createRequire(import.meta.url);
 const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));

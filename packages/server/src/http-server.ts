@@ -17,6 +17,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
 import {
   type CheckedMessage,
+  checkJsonRpcMessage,
   checkJsonRpcValue,
   createErrorResponse,
   isRequestMessage,
@@ -275,10 +276,47 @@ export async function serveHttp(
     body: unknown,
   ): Promise<void> {
     const active = dispatcher ?? (await (dispatcherReady as Promise<RequestDispatcher>));
-    const checked = checkJsonRpcValue(body);
-    const batch = Array.isArray(checked);
-    const items: CheckedMessage[] = batch ? checked : [checked];
     const extra = { requestInfo: { headers: request.headers } };
+    const stream = !options.json && (request.headers.accept ?? '').includes('text/event-stream');
+    const cancels: Array<() => void> = [];
+    const onCancel = (cancel: () => void) => {
+      if (cancels.length === 0) {
+        response.once('close', () => {
+          if (!response.writableFinished) for (const run of cancels) run();
+        });
+      }
+      cancels.push(cancel);
+    };
+
+    // One message (the common case): no arrays, no Promise.all.
+    if (!Array.isArray(body)) {
+      const checked = checkJsonRpcMessage(body);
+      if ('error' in checked) {
+        sendJson(response, 400, checked.error);
+        return;
+      }
+      const message = checked.message;
+      if (!isRequestMessage(message)) {
+        active.notify(message, extra);
+        response.writeHead(202).end();
+        return;
+      }
+      if (!stream) {
+        const answer = await active.request(message, { onCancel, extra });
+        if (!response.destroyed) sendJson(response, 200, answer);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const writeEvent = (event: unknown) => {
+        if (!response.destroyed) response.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      writeEvent(await active.request(message, { onCancel, extra, onNotification: writeEvent }));
+      response.end();
+      return;
+    }
+
+    const checked = checkJsonRpcValue(body);
+    const items: CheckedMessage[] = Array.isArray(checked) ? checked : [checked];
     const requests: Array<Extract<JSONRPCMessage, { id: string | number; method: string }>> = [];
     const answers: JSONRPCMessage[] = [];
     for (const item of items) {
@@ -291,32 +329,25 @@ export async function serveHttp(
         response.writeHead(202).end();
         return;
       }
-      sendJson(response, batch ? 200 : 400, batch ? answers : answers[0]);
+      // An empty batch is one error, not a batch of them.
+      sendJson(response, Array.isArray(checked) ? 200 : 400, Array.isArray(checked) ? answers : answers[0]);
       return;
     }
-    const abort = new AbortController();
-    response.on('close', () => {
-      if (!response.writableFinished) abort.abort();
-    });
-    const accept = request.headers.accept ?? '';
-    const stream = !options.json && accept.includes('text/event-stream');
     if (!stream) {
       const responses = await Promise.all(
-        requests.map((message) => active.request(message, { signal: abort.signal, extra })),
+        requests.map((message) => active.request(message, { onCancel, extra })),
       );
-      if (response.destroyed) return;
-      const all = answers.concat(responses);
-      sendJson(response, 200, batch ? all : all[0]);
+      if (!response.destroyed) sendJson(response, 200, answers.concat(responses));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const writeEvent = (message: unknown) => {
-      if (!response.destroyed) response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    const writeEvent = (event: unknown) => {
+      if (!response.destroyed) response.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
     };
     for (const answer of answers) writeEvent(answer);
     await Promise.all(
       requests.map((message) =>
-        active.request(message, { signal: abort.signal, extra, onNotification: writeEvent }).then(writeEvent),
+        active.request(message, { onCancel, extra, onNotification: writeEvent }).then(writeEvent),
       ),
     );
     response.end();
