@@ -8,6 +8,7 @@ import {
   createToolRegistry,
   type Logger,
   type RegisteredTool,
+  type RegistryStore,
   SwitchboardError,
   silentLogger,
   type ToolNamingOptions,
@@ -31,6 +32,7 @@ import {
   type SupervisionOptions,
 } from './server-connection.js';
 import type { ServerEntry } from './server-entry.js';
+import { type AfterToolCallHook, createStoreRecorder, withCallHooks } from './tool-call-hooks.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */
 export type McpServers = Record<string, ServerEntry> | { mcpServers: Record<string, ServerEntry> };
@@ -75,6 +77,14 @@ export interface ConnectMcpOptions {
   onLog?: (server: string, message: LoggingMessageNotification['params']) => void;
   /** Called after a server's tools changed in the registry. */
   onToolsChanged?: (server: string, tools: RegisteredTool[]) => void;
+  /** Runs after every tool call that reached a server (ok or not) with its duration; what it throws is logged, never passed on. */
+  afterToolCall?: AfterToolCallHook;
+  /**
+   * Remembers servers, tools and usage across sessions. Tools known from an earlier run (same server
+   * config) are registered before their server connects, marked `meta.restored`, and replaced once it
+   * does. A store that fails is logged once and the connection goes on without it.
+   */
+  store?: RegistryStore;
 }
 
 /** What {@link connectMcp} returns. */
@@ -103,6 +113,10 @@ export interface McpConnection {
     args?: Record<string, unknown>,
     options?: McpToolExecuteOptions,
   ): Promise<unknown>;
+  /** Adds a server at run time and connects it; rejects (and keeps nothing) when it cannot connect. */
+  addServer(name: string, entry: ServerEntry): Promise<McpClient>;
+  /** Closes a server and removes its tools; false when there is no such server. */
+  removeServer(name: string): Promise<boolean>;
   /** Closes every server and removes their tools from the registry. */
   close(): Promise<void>;
 }
@@ -151,9 +165,11 @@ export async function connectMcp(
     }
   });
 
+  const recorder = createStoreRecorder(options.store, logger);
+  const entryOf = new Map<string, ServerEntry>();
   const connections = new Map<string, ServerConnection>();
-  const appliers = new Map<string, (tools: Tool[]) => void>();
-  for (const [name, entry] of entries) {
+  const appliers = new Map<string, (tools: Tool[], restored?: boolean) => void>();
+  const setUp = (name: string, entry: ServerEntry): ServerConnection => {
     const steps = createCoreToolSteps({
       server: name,
       approval: (entry.approval as ApprovalSetting | undefined) ?? options.approval ?? 'annotations',
@@ -161,9 +177,18 @@ export async function connectMcp(
       ...(options.wrap ? { wrap: options.wrap } : {}),
     });
     let connection: ServerConnection | undefined;
-    const call = (tool: string, args: Record<string, unknown>, callOptions: object, retrySafe: boolean) =>
-      (connection as ServerConnection).callTool(tool, args, callOptions, retrySafe);
-    const applyTools = (list: Tool[]): void => {
+    const call = withCallHooks(
+      (tool: string, args: Record<string, unknown>, callOptions: object, retrySafe: boolean) =>
+        (connection as ServerConnection).callTool(tool, args, callOptions, retrySafe),
+      {
+        server: name,
+        publicName: (tool) => registry.getByOriginal(name, tool)?.name ?? tool,
+        ...(options.afterToolCall ? { hook: options.afterToolCall } : {}),
+        recorder,
+        logger,
+      },
+    );
+    const applyTools = (list: Tool[], restored = false): void => {
       const inputs = list.map((tool) =>
         toToolInput(tool, {
           server: name,
@@ -176,8 +201,11 @@ export async function connectMcp(
           publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
         }),
       );
+      if (restored) for (const input of inputs) input.meta = { ...input.meta, restored: true };
       registry.replaceServer(name, inputs);
-      options.onToolsChanged?.(name, registry.list({ server: name }));
+      const current = registry.list({ server: name });
+      recorder.recordTools(name, current);
+      options.onToolsChanged?.(name, current);
     };
     const clientOptions: McpClientOptions = { logger };
     if (options.clientInfo) clientOptions.clientInfo = options.clientInfo;
@@ -207,7 +235,10 @@ export async function connectMcp(
     });
     connections.set(name, connection);
     appliers.set(name, applyTools);
-  }
+    entryOf.set(name, entry);
+    return connection;
+  };
+  for (const [name, entry] of entries) setUp(name, entry);
 
   const connectionOf = (server: string): ServerConnection => {
     const connection = connections.get(server);
@@ -226,11 +257,35 @@ export async function connectMcp(
     await Promise.all([...connections.values()].map((connection) => connection.close()));
     for (const name of connections.keys()) registry.unregisterServer(name);
     for (const key of Object.keys(tools)) delete tools[key];
+    await recorder.flush();
   };
+
+  // Known tools go into the registry before any server is up, so tool selection can index them now.
+  if (recorder.active) {
+    await Promise.all(
+      entries.map(async ([name, entry]) => {
+        const known = await recorder.knownTools(name, entry);
+        if (known.length === 0) return;
+        appliers.get(name)?.(
+          known.map((stored) => ({
+            name: stored.originalName,
+            description: stored.description,
+            inputSchema: stored.inputSchema as Tool['inputSchema'],
+            ...(stored.title === undefined ? {} : { title: stored.title }),
+            ...(stored.annotations === undefined ? {} : { annotations: stored.annotations }),
+          })),
+          true,
+        );
+      }),
+    );
+  }
 
   const results = await Promise.allSettled(
     [...connections.values()].map((connection) => connection.ensureConnected()),
   );
+  for (const [name, connection] of connections) {
+    recorder.recordConnect(name, entryOf.get(name) as ServerEntry, connection.status());
+  }
   const failures: Array<{ server: string; error: SwitchboardError }> = [];
   results.forEach((result, index) => {
     if (result.status === 'rejected') {
@@ -261,7 +316,9 @@ export async function connectMcp(
   return {
     tools,
     registry,
-    servers: [...connections.keys()],
+    get servers() {
+      return [...connections.keys()];
+    },
     status() {
       const result: Record<string, ServerStatus> = {};
       for (const [name, connection] of connections) result[name] = connection.status();
@@ -296,6 +353,58 @@ export async function connectMcp(
       }
       return tool.execute(args, callOptions);
     },
+    async addServer(name, entry) {
+      if (connections.has(name)) {
+        throw new SwitchboardError({
+          code: 'SERVER_EXISTS',
+          message: `MCP server "${name}" is already part of this connection; remove it first or pick another name.`,
+          context: { server: name },
+        });
+      }
+      checkServerEntry(name, entry);
+      ours.add(name);
+      const connection = setUp(name, entry);
+      try {
+        const client = await connection.ensureConnected();
+        recorder.recordConnect(name, entry, connection.status());
+        return client;
+      } catch (error) {
+        recorder.recordConnect(name, entry, connection.status());
+        connections.delete(name);
+        appliers.delete(name);
+        entryOf.delete(name);
+        await connection.close();
+        registry.unregisterServer(name);
+        ours.delete(name);
+        throw error;
+      }
+    },
+    async removeServer(name) {
+      const connection = connections.get(name);
+      if (!connection) return false;
+      connections.delete(name);
+      appliers.delete(name);
+      entryOf.delete(name);
+      await connection.close();
+      registry.unregisterServer(name);
+      ours.delete(name);
+      options.onToolsChanged?.(name, []);
+      return true;
+    },
     close,
   };
+}
+
+function checkServerEntry(name: string, entry: ServerEntry): void {
+  if (
+    typeof entry !== 'object' ||
+    entry === null ||
+    (typeof entry.command !== 'string' && typeof entry.url !== 'string')
+  ) {
+    throw new SwitchboardError({
+      code: 'CONFIG_INVALID',
+      message: `MCP server "${name}": needs "command" (a stdio server) or "url" (an HTTP server).`,
+      context: { server: name },
+    });
+  }
 }

@@ -55,3 +55,4 @@ export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './m
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
+export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';

@@ -1,0 +1,211 @@
+/**
+ * What `connectMcp` does around a call and a connect besides running it: the public
+ * `afterToolCall` hook, and recording into a registry store. Neither may break a call: a hook that
+ * throws is logged, and a store that fails is logged once and then left alone, so the client keeps
+ * working without persistence.
+ */
+
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  classifyToolKind,
+  type Logger,
+  type RegisteredTool,
+  type RegistryStore,
+  type StoredTool,
+  SwitchboardError,
+} from '@switchboard/core';
+import type { ToolCaller } from './mcp-tool.js';
+import type { ServerStatus } from './server-connection.js';
+import type { ServerEntry } from './server-entry.js';
+import { hashValue } from './store-hash.js';
+
+/** One finished tool call, as the `afterToolCall` hook sees it. */
+export interface ToolCallEvent {
+  server: string;
+  /** Name on the server. */
+  tool: string;
+  /** Public (namespaced) name. */
+  publicName: string;
+  /** False when the call threw or the server answered `isError`. */
+  ok: boolean;
+  durationMs: number;
+  /** What went wrong, when the call threw. */
+  error?: SwitchboardError;
+}
+
+/** Runs after every tool call through `connectMcp`; what it throws or rejects with is logged, never passed on. */
+export type AfterToolCallHook = (event: ToolCallEvent) => void | Promise<void>;
+
+/** Store access that turns itself off at the first failure. */
+export interface StoreRecorder {
+  /** Recording is on (a store was given and has not failed). */
+  readonly active: boolean;
+  recordCall(event: ToolCallEvent): void;
+  recordConnect(server: string, entry: ServerEntry, status: ServerStatus): void;
+  recordTools(server: string, tools: RegisteredTool[]): void;
+  /** Tools the store knows for a server whose config has not changed since; empty when unknown or failing. */
+  knownTools(server: string, entry: ServerEntry): Promise<StoredTool[]>;
+  /** Resolves once every write queued so far has landed (or failed). */
+  flush(): Promise<void>;
+}
+
+/** Hash of a server entry as stored: secret values (env, headers) go in only hashed. */
+export function hashServerEntry(entry: ServerEntry): string {
+  return hashValue(entry);
+}
+
+/** Wraps the store so a failing one is logged once and then skipped. */
+export function createStoreRecorder(store: RegistryStore | undefined, logger: Logger): StoreRecorder {
+  let failed = store === undefined;
+  let pending: Promise<unknown> = Promise.resolve();
+  const disable = (error: unknown): void => {
+    if (failed) return;
+    failed = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.warn(
+      { store: store?.location, code: SwitchboardError.isInstance(error) ? error.code : undefined },
+      `registry store unavailable; continuing without persistence: ${reason}`,
+    );
+  };
+  const run = (write: (target: RegistryStore) => unknown): void => {
+    if (failed || !store) return;
+    // Writes are queued so a server's tools land before the calls that use them.
+    pending = pending.then(async () => {
+      if (failed) return;
+      try {
+        await write(store);
+      } catch (error) {
+        disable(error);
+      }
+    });
+  };
+  return {
+    get active() {
+      return !failed;
+    },
+    recordCall(event) {
+      run((target) =>
+        target.recordCall({
+          server: event.server,
+          tool: event.tool,
+          publicName: event.publicName,
+          ok: event.ok,
+          durationMs: event.durationMs,
+        }),
+      );
+    },
+    recordConnect(server, entry, status) {
+      const at = status.lastError?.at ?? new Date().toISOString();
+      const ok = status.state === 'connected';
+      run((target) =>
+        target.recordServer({
+          name: server,
+          configHash: hashServerEntry(entry),
+          transport: status.transport,
+          lastConnect: ok
+            ? { ok, at }
+            : {
+                ok,
+                at,
+                ...(status.lastError
+                  ? { errorCode: status.lastError.code, errorMessage: status.lastError.message }
+                  : {}),
+              },
+          ...(status.serverInfo ? { serverInfo: status.serverInfo } : {}),
+        }),
+      );
+    },
+    recordTools(server, tools) {
+      // Restored tools are the store's own copy: writing them back would only move last-seen.
+      if (tools.some((tool) => tool.meta?.restored === true)) return;
+      run((target) =>
+        target.recordTools(
+          server,
+          tools.map((tool) => ({
+            originalName: tool.originalName,
+            publicName: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            kind: classifyToolKind(tool),
+            ...(tool.title === undefined ? {} : { title: tool.title }),
+            ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+          })),
+        ),
+      );
+    },
+    async flush() {
+      await pending;
+    },
+    async knownTools(server, entry) {
+      if (failed || !store) return [];
+      try {
+        const servers = await store.listServers();
+        const known = servers.find((candidate) => candidate.name === server);
+        if (!known || known.configHash !== hashServerEntry(entry)) return [];
+        return await store.listTools({ server });
+      } catch (error) {
+        disable(error);
+        return [];
+      }
+    },
+  };
+}
+
+/** Wraps a tool caller so every call reaches the hook and the store; without either, the caller is returned as is. */
+export function withCallHooks(
+  call: ToolCaller,
+  options: {
+    server: string;
+    publicName(tool: string): string;
+    hook?: AfterToolCallHook;
+    recorder: StoreRecorder;
+    logger: Logger;
+  },
+): ToolCaller {
+  const { server, hook, recorder, logger } = options;
+  if (!hook && !recorder.active) return call;
+  const report = (event: ToolCallEvent): void => {
+    recorder.recordCall(event);
+    if (!hook) return;
+    try {
+      const result = hook(event);
+      if (result && typeof (result as Promise<void>).then === 'function') {
+        (result as Promise<void>).catch((error: unknown) => hookFailed(error, event, logger));
+      }
+    } catch (error) {
+      hookFailed(error, event, logger);
+    }
+  };
+  return async (tool, args, callOptions, retrySafe) => {
+    const started = performance.now();
+    let result: CallToolResult;
+    try {
+      result = await call(tool, args, callOptions, retrySafe);
+    } catch (error) {
+      report({
+        server,
+        tool,
+        publicName: options.publicName(tool),
+        ok: false,
+        durationMs: performance.now() - started,
+        ...(SwitchboardError.isInstance(error) ? { error } : {}),
+      });
+      throw error;
+    }
+    report({
+      server,
+      tool,
+      publicName: options.publicName(tool),
+      ok: result.isError !== true,
+      durationMs: performance.now() - started,
+    });
+    return result;
+  };
+}
+
+function hookFailed(error: unknown, event: ToolCallEvent, logger: Logger): void {
+  logger.warn(
+    { server: event.server, tool: event.tool },
+    `afterToolCall hook failed (the call itself was not affected): ${error instanceof Error ? error.message : String(error)}`,
+  );
+}
