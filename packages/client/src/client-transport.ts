@@ -11,6 +11,7 @@ import {
   type TransportEntry,
 } from '@switchboard/transports';
 import type { Redactor } from './redactor.js';
+import { type ClientAuthOptions, createServerAuthProvider } from './server-auth.js';
 import type { ServerEntry } from './server-entry.js';
 
 /** A transport ready to connect, with what the client needs to explain failures. */
@@ -29,6 +30,8 @@ export interface ClientTransportOptions {
   /** Already redacting: transports log stderr lines, which may quote secrets. */
   logger: Logger;
   redactor: Redactor;
+  /** OAuth of remote servers (token store, sign-in URL opener). */
+  auth?: ClientAuthOptions;
 }
 
 /** Builds the transport of `entry`: `command` → stdio, `url` → Streamable HTTP (SSE fallback); `type` wins. */
@@ -38,7 +41,13 @@ export function createClientTransport(
 ): ClientTransportHandle {
   const transportEntry = entry as TransportEntry;
   const kind = resolveTransportType(transportEntry, options.name);
-  const transport = createTransport(transportEntry, { name: options.name, logger: options.logger });
+  const authProvider =
+    kind === 'http' ? createServerAuthProvider(options.name, entry, options.auth) : undefined;
+  const transport = createTransport(transportEntry, {
+    name: options.name,
+    logger: options.logger,
+    ...(authProvider ? { http: { authProvider } } : {}),
+  });
   if (!isStdioTransport(transport)) return { transport, kind, stderrTail: () => [], pid: () => undefined };
   return {
     transport,

@@ -1,5 +1,21 @@
 /** Public API of @switchboard/client. Any new export added here becomes public API: use named exports, not wildcards. */
 
+// OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
+export type {
+  OAuthGrantType,
+  OAuthProvider,
+  OAuthProviderOptions,
+  StoredAuthorization,
+  TokenStore,
+} from '@switchboard/transports';
+export {
+  createFileTokenStore,
+  createMemoryTokenStore,
+  createOAuthProvider,
+  defaultTokenDirectory,
+  parseBearerChallenge,
+  runAuthorization,
+} from '@switchboard/transports';
 export type { CircuitState } from './circuit-breaker.js';
 export type {
   AddServerOptions,
@@ -53,6 +69,8 @@ export type {
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
+export type { ClientAuthOptions, ServerAuthConfig } from './server-auth.js';
+export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';

@@ -41,6 +41,7 @@ import { describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
 import { createRedactingLogger } from './redacting-logger.js';
 import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
+import { authSecrets, type ClientAuthOptions } from './server-auth.js';
 import { isServerEntry, type ServerEntry } from './server-entry.js';
 
 /** Context given to sampling and elicitation handlers. */
@@ -92,6 +93,8 @@ export interface McpClientOptions {
   onResourceUpdated?: (uri: string) => void;
   /** More strings to keep out of logs and errors (the entry's env and header values always are). */
   secrets?: string[];
+  /** OAuth of a remote server: token store and how a sign-in URL is opened (none by default: `NEEDS_AUTH`). */
+  auth?: ClientAuthOptions;
 }
 
 /** Per-call options of {@link McpClient.callTool}. */
@@ -167,7 +170,11 @@ export async function createMcpClient(
 ): Promise<McpClient> {
   const logger = options.logger ?? silentLogger;
   const entry = isServerEntry(source) ? source : undefined;
-  const redactor = createRedactor([...(entry ? collectSecrets(entry) : []), ...(options.secrets ?? [])]);
+  const redactor = createRedactor([
+    ...(entry ? collectSecrets(entry) : []),
+    ...(entry ? authSecrets(entry) : []),
+    ...(options.secrets ?? []),
+  ]);
   const initializeTimeoutMs = options.initializeTimeoutMs ?? entry?.timeouts?.connectMs ?? 30_000;
   const requestTimeoutMs = options.requestTimeoutMs ?? entry?.timeouts?.callMs ?? 60_000;
   const target = entry
@@ -180,7 +187,12 @@ export async function createMcpClient(
   let handle: ClientTransportHandle;
   if (entry) {
     try {
-      handle = createClientTransport(entry, { name, logger: redactingLogger, redactor });
+      handle = createClientTransport(entry, {
+        name,
+        logger: redactingLogger,
+        redactor,
+        ...(options.auth ? { auth: options.auth } : {}),
+      });
     } catch (error) {
       throw toClientError(error, { server: name, operation: 'initialize', redactor });
     }

@@ -331,7 +331,7 @@ export function needsAuthError(serverName: string, serverUrl: string): Switchboa
   }
   return new SwitchboardError({
     code: 'NEEDS_AUTH',
-    message: `MCP server "${serverName}" (${safeUrl}) needs a sign-in. Run \`switchboard auth ${serverName}\`, then connect again.`,
+    message: `MCP server "${serverName}" (${safeUrl}) needs a sign-in. Run \`switchboard auth ${serverName}\`, then connect again (a server that takes a static token instead wants an Authorization header in its config).`,
     context: { server: serverName, url: safeUrl },
   });
 }

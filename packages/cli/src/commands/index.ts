@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
+import { authCommand } from './auth-command.js';
 import { callCommand } from './call-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { inspectCommand } from './inspect-command.js';
@@ -16,4 +17,5 @@ export const commands: CliCommand[] = [
   serveCommand,
   doctorCommand,
   inspectCommand,
+  authCommand,
 ];

@@ -10,6 +10,7 @@
  * Errors name the variable, the server, the file and the JSON path, never a value.
  */
 import { SwitchboardError } from '@switchboard/core';
+import { expandServerAuth } from '../server-auth.js';
 import { configErrorCodes, describeLocation } from './config-error.js';
 import { formatJsonPath, type JsoncDocument, type JsonPathSegment } from './jsonc-document.js';
 import type { ServerConfig } from './server-config.js';
@@ -197,6 +198,7 @@ export function expandServerConfig(
   }
   if (config.cwd !== undefined) out.cwd = expand(config.cwd, 'cwd');
   if (config.envFile !== undefined) out.envFile = expand(config.envFile, 'envFile');
+  if (config.auth) out.auth = expandServerAuth(config.auth, expand);
   if (unset.length > 0) throw unsetError(unset, failedAt);
   return out;
 }

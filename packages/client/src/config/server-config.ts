@@ -3,6 +3,7 @@
  * as they are, plus a few Switchboard options per server.
  */
 import type { SwitchboardError } from '@switchboard/core';
+import type { ServerAuthConfig } from '../server-auth.js';
 
 /** How Switchboard talks to a server. `http` is Streamable HTTP. */
 export type TransportType = 'stdio' | 'http' | 'sse' | 'ws';
@@ -61,6 +62,8 @@ export type ServerConfig = {
   enabled?: boolean;
   /** What the server is for (shown by tooling, used by tool selection). */
   description?: string;
+  /** OAuth of a remote server (client id/secret, scopes, grant); `false` turns it off. */
+  auth?: ServerAuthConfig | false;
 };
 
 /** Where a piece of config came from. */

@@ -3,6 +3,7 @@
  * issue names where it is, collects all issues of a file at once, coerces the harmless mistakes
  * users make (numbers in `args`, `streamable-http` spellings) and never quotes env or header values.
  */
+import { validateServerAuth } from '../server-auth.js';
 import type { JsonPathSegment } from './jsonc-document.js';
 import type { ApprovalConfig, ApprovalMode, ServerConfig, TransportType } from './server-config.js';
 
@@ -43,6 +44,7 @@ const knownKeys = new Set([
   'enabled',
   'disabled',
   'description',
+  'auth',
 ]);
 
 /** A short, value-free description of a JSON value's type for messages. */
@@ -226,6 +228,11 @@ export function validateServerEntry(
   if (raw.headers !== undefined) {
     const headers = stringMap(raw.headers, [...path, 'headers'], local, 'HTTP headers');
     if (headers) config.headers = headers;
+  }
+
+  if (raw.auth !== undefined) {
+    const auth = validateServerAuth(raw.auth, [...path, 'auth'], local);
+    if (auth !== undefined) config.auth = auth;
   }
 
   for (const key of ['envFile', 'cwd', 'url', 'prefix', 'description'] as const) {

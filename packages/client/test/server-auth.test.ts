@@ -1,0 +1,125 @@
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { createMemoryTokenStore } from '@switchboard/transports';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcp, createServerAuthProvider, loadConfig, type McpConnection } from '../src/index.js';
+import { createTempDirectory, type TempDirectory } from './config/temp-directory.js';
+
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+/** A server following the MCP authorization spec: every request without a token gets a 401 challenge. */
+async function startProtectedServer(): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server: Server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    response
+      .writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+      })
+      .end(JSON.stringify({ error: 'invalid_token' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, requests };
+}
+
+describe('OAuth in connectMcp and the config', () => {
+  it('a server needing a sign-in is needs-auth with a `switchboard auth` hint; the others work', async () => {
+    const protectedServer = await startProtectedServer();
+    const connection: McpConnection = await connectMcp(
+      {
+        remote: { url: protectedServer.url },
+        local: { command: process.execPath, args: [everything, 'stdio'] },
+      },
+      { onError: 'skip' },
+    );
+    cleanups.push(() => connection.close());
+    const status = connection.status();
+    expect(status.remote?.state).toBe('needs-auth');
+    expect(status.remote?.lastError?.code).toBe('NEEDS_AUTH');
+    expect(status.remote?.lastError?.message).toContain('switchboard auth remote');
+    expect(status.local?.state).toBe('connected');
+    const echo = Object.keys(connection.tools).find((name) => name.endsWith('echo'));
+    expect(echo).toBeDefined();
+    // No sign-in was attempted without a person: no discovery beyond the refused MCP request.
+    expect(protectedServer.requests.every((line) => line.startsWith('POST /mcp'))).toBe(true);
+  }, 60_000);
+
+  let temp: TempDirectory | undefined;
+  afterEach(async () => {
+    await temp?.remove();
+    temp = undefined;
+  });
+
+  it('reads a per-server auth block with ${VAR} credentials and rejects a bad one naming its path', async () => {
+    temp = await createTempDirectory();
+    const file = await temp.write(
+      'mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          remote: {
+            url: 'https://mcp.example.com/mcp',
+            auth: {
+              grantType: 'client_credentials',
+              clientId: '${CLIENT_ID}',
+              clientSecret: '${CLIENT_SECRET}',
+              scopes: ['read', 'write'],
+            },
+          },
+          plain: { url: 'https://other.example.com/mcp', auth: false },
+        },
+      }),
+    );
+    const config = await loadConfig({
+      configFile: file,
+      env: { CLIENT_ID: 'robot', CLIENT_SECRET: 'very-secret-value' },
+    });
+    expect(config.mcpServers.remote?.auth).toEqual({
+      grantType: 'client_credentials',
+      clientId: 'robot',
+      clientSecret: 'very-secret-value',
+      scopes: ['read', 'write'],
+    });
+    expect(config.mcpServers.plain?.auth).toBe(false);
+    const provider = createServerAuthProvider('remote', config.mcpServers.remote ?? {}, {
+      store: createMemoryTokenStore(),
+    });
+    expect(provider?.grantType).toBe('client_credentials');
+    expect(provider?.redirectUrl).toBeUndefined();
+    expect(createServerAuthProvider('plain', config.mcpServers.plain ?? {})).toBeUndefined();
+    expect(
+      createServerAuthProvider('static', {
+        url: 'https://x.example/mcp',
+        headers: { Authorization: 'Bearer t' },
+      }),
+    ).toBeUndefined();
+
+    const bad = await temp.write(
+      'bad.json',
+      JSON.stringify({
+        mcpServers: { remote: { url: 'https://x.example/mcp', auth: { grantType: 'password' } } },
+      }),
+    );
+    const error = await loadConfig({ configFile: bad, env: {} }).catch((caught) => caught);
+    expect(String((error as Error).message)).toMatch(/auth.*grantType/);
+  });
+});
