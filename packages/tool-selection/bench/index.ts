@@ -11,13 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RegisteredTool, ToolRegistry } from '@switchboard/core';
+import type { ToolRegistry } from '@switchboard/core';
 import { createToolRegistry } from '@switchboard/core';
-import type { Embedder, FusionOptions, SelectionSignals } from '../src/index.js';
+import type { FusionOptions, SelectionSignals, TransformersEmbedder } from '../src/index.js';
 import {
+  createOfflineEmbedder,
   createToolSelector,
   createTransformersEmbedder,
   fuseRankings,
+  offlineDefaultModel,
   toEmbeddingText,
   toToolDocument,
 } from '../src/index.js';
@@ -49,25 +51,7 @@ const log = (line: string) => {
   else process.stderr.write(`${line}\n`);
 };
 
-async function defaultOfflineModel(): Promise<
-  { modelId: string; localModelPath: string; quantized?: boolean } | undefined
-> {
-  const path = '../src/offline-model.js';
-  try {
-    const module = (await import(path)) as Record<string, unknown>;
-    const resolver = Object.values(module).find(
-      (value) => typeof value === 'function' && /offline/i.test((value as () => unknown).name),
-    );
-    const result = typeof resolver === 'function' ? (resolver as () => unknown)() : undefined;
-    return result as Awaited<ReturnType<typeof defaultOfflineModel>>;
-  } catch {
-    return undefined;
-  }
-}
-
-async function createBenchEmbedder(): Promise<
-  Embedder & { load(): Promise<import('../src/index.js').EmbedderInfo> }
-> {
+function createBenchEmbedder(): TransformersEmbedder {
   if (args.model && args['model-path']) {
     return createTransformersEmbedder({
       model: args.model,
@@ -77,19 +61,9 @@ async function createBenchEmbedder(): Promise<
       fallback: false,
     });
   }
-  const offline = await defaultOfflineModel();
-  return createTransformersEmbedder({
-    ...(args.model ? { model: args.model } : {}),
-    ...(offline ? { fallback: offline } : {}),
-    ...(offline && !args.model
-      ? {
-          model: offline.modelId,
-          localModelPath: offline.localModelPath,
-          allowRemote: false,
-          quantized: offline.quantized ?? false,
-        }
-      : {}),
-  });
+  if (args.model) return createTransformersEmbedder({ model: args.model });
+  // The offline default is what the targets are measured with; without it, the hub default (and its fallback rules).
+  return offlineDefaultModel() ? createOfflineEmbedder() : createTransformersEmbedder();
 }
 
 function fusionFromArgs(): FusionOptions {
@@ -138,7 +112,7 @@ async function main(): Promise<void> {
     .map((value) => Number.parseInt(value, 10))
     .filter((value) => value > 0);
   const fusion = fusionFromArgs();
-  const embedder = await createBenchEmbedder();
+  const embedder = createBenchEmbedder();
   const modelStart = performance.now();
   const embedderInfo = await embedder.load();
   const modelLoadMs = performance.now() - modelStart;
@@ -161,8 +135,9 @@ async function main(): Promise<void> {
     `embedded ${queries.length} queries in ${(embedMs / 1000).toFixed(1)} s (${((embedMs / queries.length) * 1000).toFixed(0)} µs each, batched)`,
   );
 
-  const quality: Record<'bm25' | 'dense' | 'hybrid', Quality> = {} as never;
-  const rankings: Record<string, RegisteredTool[][]> = {};
+  const quality = {} as Record<'bm25' | 'dense' | 'hybrid', Quality>;
+  // For --tune: each query's dense and lexical rankings as [name, score] pairs.
+  const rankings: Record<'dense' | 'lexical', Array<Array<[string, number]>>> = { dense: [], lexical: [] };
   const qualityStart = performance.now();
   for (const [label, signals] of [
     ['bm25', 'lexical'],
@@ -170,32 +145,29 @@ async function main(): Promise<void> {
     ['hybrid', 'hybrid'],
   ] as const) {
     const accumulator = createQualityAccumulator();
-    const results = await selector.selectMany(queries, {
-      k: 64,
-      alwaysInclude: [],
-      signals: signals as SelectionSignals,
-    });
-    results.forEach((selected, position) => {
-      accumulator.add(
-        selected.map((item) => item.tool.originalName),
-        (dataset.queries[position] as { expected: string[] }).expected,
-      );
-    });
-    quality[label] = accumulator.result();
-    if (args.tune && signals !== 'hybrid')
-      rankings[signals] = results.map((selected) => selected.map((item) => item.tool));
-    if (args.tune && signals !== 'hybrid') {
-      rankings[`${signals}:scores`] = results.map((selected) =>
-        selected.map(
-          (item) =>
-            ({
-              ...item.tool,
-              score:
-                signals === 'dense' ? (item.signals.dense?.score ?? 0) : (item.signals.lexical?.score ?? 0),
-            }) as never,
-        ),
-      );
+    // Chunks keep the bench's own memory (result objects) from dwarfing the selector's.
+    for (let start = 0; start < queries.length; start += 2000) {
+      const results = await selector.selectMany(queries.slice(start, start + 2000), {
+        k: 64,
+        alwaysInclude: [],
+        signals: signals as SelectionSignals,
+      });
+      results.forEach((selected, offset) => {
+        accumulator.add(
+          selected.map((item) => item.tool.originalName),
+          (dataset.queries[start + offset] as { expected: string[] }).expected,
+        );
+        if (args.tune && signals !== 'hybrid') {
+          rankings[signals].push(
+            selected.map((item) => [
+              item.tool.originalName,
+              (signals === 'dense' ? item.signals.dense?.score : item.signals.lexical?.score) ?? 0,
+            ]),
+          );
+        }
+      });
     }
+    quality[label] = accumulator.result();
   }
   log(
     `quality over all ${queries.length} queries in ${((performance.now() - qualityStart) / 1000).toFixed(1)} s (3 rankings)`,
@@ -308,24 +280,22 @@ async function main(): Promise<void> {
 /** Grid-searches the fusion settings on the dense and lexical rankings already computed. */
 function tune(
   queries: ReadonlyArray<{ expected: string[] }>,
-  rankings: Record<string, RegisteredTool[][]>,
+  rankings: Record<'dense' | 'lexical', Array<Array<[string, number]>>>,
 ): void {
-  const dense = rankings['dense:scores'] as Array<Array<RegisteredTool & { score: number }>>;
-  const lexical = rankings['lexical:scores'] as Array<Array<RegisteredTool & { score: number }>>;
   const rows: Array<{ setting: string; quality: Quality }> = [];
   const settings: FusionOptions[] = [];
   for (const threshold of [Number.NEGATIVE_INFINITY, 0.5, 0.6, 0.7, 0.8]) {
-    for (const denseWeight of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+    for (const denseWeight of [0.3, 0.4, 0.5, 0.6, 0.7]) {
       settings.push({ method: 'score', denseWeight, denseThreshold: threshold });
-    for (const denseWeight of [0.5, 0.6, 0.7])
       settings.push({ method: 'rrf', denseWeight, denseThreshold: threshold, rrfK: 60 });
+    }
   }
   for (const setting of settings) {
     const accumulator = createQualityAccumulator();
     queries.forEach((query, position) => {
       const fused = fuseRankings(
-        (dense[position] ?? []).map((tool) => ({ id: tool.originalName, score: tool.score })),
-        (lexical[position] ?? []).map((tool) => ({ id: tool.originalName, score: tool.score })),
+        (rankings.dense[position] ?? []).map(([id, score]) => ({ id, score })),
+        (rankings.lexical[position] ?? []).map(([id, score]) => ({ id, score })),
         setting,
       );
       accumulator.add(
@@ -340,10 +310,12 @@ function tune(
   }
   rows.sort((a, b) => b.quality.recall5 - a.quality.recall5);
   log('\ntuning (best Recall@5 first):');
-  for (const row of rows.slice(0, 40))
+  for (const row of rows.slice(0, 30)) {
+    const { recall1, recall5, recall8, mrr, ndcg10 } = row.quality;
     log(
-      `${row.setting.padEnd(28)} R@1 ${row.quality.recall1}  R@5 ${row.quality.recall5}  R@8 ${row.quality.recall8}  MRR ${row.quality.mrr}  nDCG ${row.quality.ndcg10}`,
+      `${row.setting.padEnd(28)} R@1 ${recall1}  R@5 ${recall5}  R@8 ${recall8}  MRR ${mrr}  nDCG ${ndcg10}`,
     );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -14,6 +14,7 @@ export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
 export { createHnswIndex } from './hnsw-index.js';
 export type { LexicalFieldWeights, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical-index.js';
 export { createLexicalIndex } from './lexical-index.js';
+export { OFFLINE_MODEL_DIMS, OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
 export type { TokenizeOptions } from './text-tokens.js';
 export { tokenize } from './text-tokens.js';
 export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-estimator.js';
@@ -32,7 +33,12 @@ export type {
 export { createToolSelector } from './tool-selector.js';
 export type {
   LocalModel,
+  OfflineEmbedderOptions,
   TransformersEmbedder,
   TransformersEmbedderOptions,
 } from './transformers-embedder.js';
-export { createTransformersEmbedder } from './transformers-embedder.js';
+export {
+  createOfflineEmbedder,
+  createTransformersEmbedder,
+  offlineDefaultModel,
+} from './transformers-embedder.js';

@@ -3,9 +3,12 @@
  * When the configured model cannot load (no network, bogus id, missing files), it falls back to a
  * local model — by default the offline model this package ships — and says so in one log line.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo, EmbedOptions } from './embedder.js';
+import { OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
 import { normalizeInPlace } from './vector.js';
 
 /** A model on the local disk, loadable by transformers.js without network access. */
@@ -60,11 +63,64 @@ interface TensorLike {
 
 /** The parts of a transformers.js feature-extraction pipeline this embedder drives directly. */
 interface Extractor {
-  tokenizer: (
+  tokenizer: ((
     texts: string[],
     options: { padding: boolean; truncation: boolean },
-  ) => Record<string, TensorLike>;
+  ) => Record<string, TensorLike>) & {
+    model?: {
+      constructor?: { name?: string };
+      tokens_to_ids?: Map<string, number>;
+      config?: { continuing_subword_prefix?: string };
+    };
+    all_special_ids?: number[];
+  };
   model: (inputs: Record<string, TensorLike>) => Promise<Record<string, TensorLike | undefined>>;
+}
+
+const WORD_START = 1;
+const CONTINUATION = 2;
+
+/**
+ * For WordPiece vocabularies, what each token id is: a word start (`WORD_START`), a `##`
+ * continuation (`CONTINUATION`), or neither (single characters, special tokens). A text without a
+ * known word — a word start not followed by continuation pieces, as in "qwxz vbnmt" spelled out in
+ * letters and fragments — carries nothing a model could have learnt: it is embedded as zeros, so the
+ * dense signal stays out of its ranking. Undefined for other tokenizers (no such convention).
+ */
+function wordPieceKinds(extractor: Extractor): Uint8Array | undefined {
+  const model = extractor.tokenizer.model;
+  const vocabulary = model?.tokens_to_ids;
+  if (!vocabulary || model?.constructor?.name !== 'WordPieceTokenizer') return undefined;
+  const prefix = model.config?.continuing_subword_prefix ?? '##';
+  const special = new Set(extractor.tokenizer.all_special_ids ?? []);
+  let size = 0;
+  for (const id of vocabulary.values()) size = Math.max(size, id + 1);
+  const kinds = new Uint8Array(size);
+  for (const [token, id] of vocabulary) {
+    if (token.startsWith(prefix)) kinds[id] = CONTINUATION;
+    else if (token.length > 1 && !special.has(id) && !/^\[.*\]$/.test(token)) kinds[id] = WORD_START;
+  }
+  return kinds;
+}
+
+function hasKnownWord(
+  ids: ArrayLike<number | bigint>,
+  mask: ArrayLike<number | bigint> | undefined,
+  row: number,
+  tokens: number,
+  kinds: Uint8Array,
+): boolean {
+  for (let token = 0; token < tokens; token++) {
+    const position = row * tokens + token;
+    if (mask && Number(mask[position]) === 0) continue;
+    if (kinds[Number(ids[position])] !== WORD_START) continue;
+    const next =
+      token + 1 < tokens && !(mask && Number(mask[position + 1]) === 0)
+        ? kinds[Number(ids[position + 1])]
+        : 0;
+    if (next !== CONTINUATION) return true;
+  }
+  return false;
 }
 
 /**
@@ -76,6 +132,7 @@ async function runExtractor(
   extractor: Extractor,
   texts: string[],
   minimumNorm = 0,
+  wordKinds?: Uint8Array,
 ): Promise<{ vectors: Float32Array[]; dimensions: number }> {
   const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
   const outputs = await extractor.model(inputs);
@@ -86,9 +143,14 @@ async function runExtractor(
   const [batch = 0, tokens = 0, dimensions = 0] = hidden.dims;
   const data = hidden.data as Float32Array;
   const mask = inputs.attention_mask?.data;
+  const ids = inputs.input_ids?.data;
   const vectors: Float32Array[] = [];
   for (let row = 0; row < batch; row++) {
     const vector = new Float32Array(dimensions);
+    if (wordKinds && ids && !hasKnownWord(ids, mask, row, tokens, wordKinds)) {
+      vectors.push(vector);
+      continue;
+    }
     let count = 0;
     for (let token = 0; token < tokens; token++) {
       if (mask && Number(mask[row * tokens + token]) === 0) continue;
@@ -98,16 +160,18 @@ async function runExtractor(
         vector[dimension] = (vector[dimension] as number) + (data[offset + dimension] as number);
       }
     }
-    if (count > 0)
-      for (let dimension = 0; dimension < dimensions; dimension++)
+    if (count > 0) {
+      for (let dimension = 0; dimension < dimensions; dimension++) {
         vector[dimension] = (vector[dimension] as number) / count;
+      }
+    }
     vectors.push(normalizeInPlace(vector, minimumNorm));
   }
   return { vectors, dimensions };
 }
 
 type Backend =
-  | { kind: 'pipeline'; extractor: Extractor; dimensions: number }
+  | { kind: 'pipeline'; extractor: Extractor; dimensions: number; wordKinds: Uint8Array | undefined }
   | { kind: 'embedder'; embedder: Embedder };
 
 // transformers.js reads its settings (local folder, remote access, cache) from one global `env`:
@@ -120,7 +184,7 @@ async function loadPipeline(settings: {
   localModelPath?: string;
   allowRemote: boolean;
   cacheDir?: string;
-}): Promise<{ extractor: Extractor; dimensions: number }> {
+}): Promise<{ extractor: Extractor; dimensions: number; wordKinds: Uint8Array | undefined }> {
   const run = async () => {
     const transformers = await import('@xenova/transformers');
     const { env } = transformers;
@@ -142,7 +206,7 @@ async function loadPipeline(settings: {
       // One probe tells the width, whatever the model's config says.
       const { dimensions } = await runExtractor(extractor, ['probe']);
       if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
-      return { extractor, dimensions };
+      return { extractor, dimensions, wordKinds: wordPieceKinds(extractor) };
     } finally {
       Object.assign(env, saved);
     }
@@ -161,11 +225,18 @@ function describe(error: unknown): string {
   return message.split('\n')[0]?.slice(0, 300) ?? message;
 }
 
-let defaultFallbackResolver: (() => LocalModel | undefined) | undefined;
-
-/** Sets where the offline default model lives (called by the module that knows its folder). */
-export function setDefaultFallbackModel(resolver: () => LocalModel | undefined): void {
-  defaultFallbackResolver = resolver;
+/**
+ * The offline default model (see MODEL.md), when it has been built (`build:model`, part of `build`):
+ * undefined otherwise.
+ */
+export function offlineDefaultModel(): LocalModel | undefined {
+  const folder = join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID);
+  for (const quantized of [true, false]) {
+    if (existsSync(join(folder, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx'))) {
+      return { modelId: OFFLINE_MODEL_ID, localModelPath: OFFLINE_MODELS_DIR, quantized };
+    }
+  }
+  return undefined;
 }
 
 /** Creates an embedder on `@xenova/transformers`; the model loads on first use (or `load()`). */
@@ -181,7 +252,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
   let loading: Promise<EmbedderInfo> | undefined;
 
   async function loadFallback(reason: string, cause: unknown): Promise<EmbedderInfo> {
-    const fallback = options.fallback === undefined ? defaultFallbackResolver?.() : options.fallback;
+    const fallback = options.fallback === undefined ? offlineDefaultModel() : options.fallback;
     if (fallback === false || fallback === undefined) {
       throw new SwitchboardError({
         code: 'EMBEDDER_UNAVAILABLE',
@@ -272,7 +343,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
       embedOptions.signal?.throwIfAborted();
       const batch = texts.slice(start, start + batchSize) as string[];
       if (batch.length === 0) continue;
-      const output = await runExtractor(current.extractor, batch, minimumNorm);
+      const output = await runExtractor(current.extractor, batch, minimumNorm, current.wordKinds);
       vectors.push(...output.vectors);
     }
     return vectors;
@@ -296,4 +367,23 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
       loading = undefined;
     },
   };
+}
+
+/** Options of {@link createOfflineEmbedder}. */
+export type OfflineEmbedderOptions = Pick<
+  TransformersEmbedderOptions,
+  'batchSize' | 'minimumNorm' | 'logger'
+>;
+
+/** An embedder on the offline default model directly: no hub request, no fallback. */
+export function createOfflineEmbedder(options: OfflineEmbedderOptions = {}): TransformersEmbedder {
+  const model = offlineDefaultModel();
+  return createTransformersEmbedder({
+    ...options,
+    model: OFFLINE_MODEL_ID,
+    localModelPath: OFFLINE_MODELS_DIR,
+    allowRemote: false,
+    quantized: model?.quantized ?? true,
+    fallback: false,
+  });
 }

@@ -5,7 +5,12 @@ import type { ToolRegistry } from '@switchboard/core';
 import { createToolRegistry } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSelector } from '../src/index.js';
-import { createDiscoverToolsTool, createToolSelector } from '../src/index.js';
+import {
+  createDiscoverToolsTool,
+  createOfflineEmbedder,
+  createToolSelector,
+  offlineDefaultModel,
+} from '../src/index.js';
 import { countEmbeddings } from './helpers/counting-embedder.js';
 import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
 import type { ServerTools } from './helpers/official-tools.js';
@@ -228,5 +233,26 @@ describe('createToolSelector on the official servers’ tools', () => {
   it('rejects a non-string query with a clear error', async () => {
     const selector = selectorFor(registryWithOfficialTools());
     await expect(selector.select(42 as unknown as string)).rejects.toThrow(/query must be a string/);
+  });
+});
+
+describe.skipIf(!offlineDefaultModel())('createToolSelector with the offline default model', () => {
+  it('finds known tools on the official servers, dense and hybrid', async () => {
+    const selector = selectorFor(registryWithOfficialTools(), { embedder: createOfflineEmbedder() });
+    await selector.ready();
+    const cases: Array<[query: string, expected: string]> = [
+      ['show me what is inside this folder', 'list_directory'],
+      ['add an observation to an entity', 'add_observations'],
+      ['search the knowledge graph for a person', 'search_nodes'],
+      ['what is 2 plus 3', 'get-sum'],
+      ['compress a file with gzip', 'gzip-file-as-resource'],
+    ];
+    for (const [query, expected] of cases) {
+      const hybrid = await selector.select(query, { k: 5, alwaysInclude: [] });
+      expect(originalNames(hybrid), query).toContain(expected);
+    }
+    const dense = await selector.select('show me what is inside this folder', { k: 5, signals: 'dense' });
+    expect(dense.every((item) => item.signals.dense !== undefined)).toBe(true);
+    expect(await selector.select('qwxz vbnmt plokij', { alwaysInclude: [] })).toEqual([]);
   });
 });

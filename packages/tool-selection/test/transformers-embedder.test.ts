@@ -1,7 +1,13 @@
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError } from '@switchboard/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTransformersEmbedder } from '../src/index.js';
+import {
+  createOfflineEmbedder,
+  createTransformersEmbedder,
+  OFFLINE_MODEL_DIMS,
+  OFFLINE_MODEL_ID,
+  offlineDefaultModel,
+} from '../src/index.js';
 import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
 
 const model = createFixtureModel();
@@ -93,5 +99,53 @@ describe('createTransformersEmbedder', () => {
     const error = await embedder.load().catch((caught: unknown) => caught);
     expect(SwitchboardError.hasCode(error, 'EMBEDDER_UNAVAILABLE')).toBe(true);
     expect((error as Error).message).toContain('no-such-org/no-such-model');
+  });
+
+  it('falls back to the offline default model by default (or says how to build it)', async () => {
+    const logger = recordingLogger();
+    const embedder = createTransformersEmbedder({
+      model: 'no-such-org/no-such-model',
+      allowRemote: false,
+      logger,
+    });
+    if (offlineDefaultModel()) {
+      const info = await embedder.load();
+      expect(info.modelId).toBe(OFFLINE_MODEL_ID);
+      expect(info.fallbackReason).toBeDefined();
+      expect(logger.lines).toHaveLength(1);
+      const [vector] = await embedder.embed(['read a file']);
+      expect(vector).toHaveLength(info.dimensions);
+    } else {
+      await expect(embedder.load()).rejects.toThrow(/build:model/);
+    }
+  });
+});
+
+describe.skipIf(!offlineDefaultModel())('the offline default model', () => {
+  it('loads without network and ranks paraphrases above unrelated text', async () => {
+    const embedder = createOfflineEmbedder();
+    const info = await embedder.load();
+    expect(info).toMatchObject({ modelId: OFFLINE_MODEL_ID, dimensions: OFFLINE_MODEL_DIMS });
+    const [files, folder, flight] = await embedder.embed([
+      'list files in a directory',
+      'show the contents of a folder',
+      'book a flight to Paris',
+    ]);
+    expect(cosine(files as Float32Array, folder as Float32Array)).toBeGreaterThan(
+      cosine(files as Float32Array, flight as Float32Array) + 0.1,
+    );
+  });
+
+  it('embeds texts with no known word (letters, fragments, stop words) as zeros', async () => {
+    const embedder = createOfflineEmbedder();
+    const vectors = await embedder.embed([
+      'qwxz vbnmt plokij',
+      'xyzzy frobnicate',
+      'the of and',
+      '',
+      'zzzz sum',
+    ]);
+    for (const vector of vectors.slice(0, 4)) expect([...vector].every((value) => value === 0)).toBe(true);
+    expect(Math.hypot(...(vectors[4] as Float32Array))).toBeCloseTo(1, 5);
   });
 });
