@@ -86,16 +86,27 @@ function forwardingTool(tool: RegisteredTool): RegisteredTool {
 /** Creates a gateway over many MCP servers. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? silentLogger;
+  let forwardLog: McpServer['log'] | undefined;
   let owned = false;
   let clients: GatewayClients;
   if (options.clients) {
     clients = options.clients;
   } else if (options.config) {
     // Raw results: the gateway passes upstream CallToolResults through unchanged.
+    const userOnLog = options.connectOptions?.onLog;
     clients = await connectMcp(options.config, {
       logger,
       ...(options.allowApprovalTools ? { approve: async () => true } : {}),
       ...options.connectOptions,
+      // Upstream log messages reach downstream clients, tagged with the upstream server's name.
+      onLog: (upstreamName, message) => {
+        userOnLog?.(upstreamName, message);
+        void forwardLog?.(
+          message.level,
+          message.data,
+          message.logger ? `${upstreamName}/${message.logger}` : upstreamName,
+        );
+      },
       rawResults: true,
     });
     owned = true;
@@ -211,6 +222,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
+  forwardLog = server.log;
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
   const closeServer = server.close;
   const gateway = Object.assign(server, {

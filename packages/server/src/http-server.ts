@@ -25,6 +25,11 @@ import {
 } from './json-rpc-message.js';
 import type { McpServer, McpSession } from './mcp-server.js';
 import { createMemoryEventStore } from './memory-event-store.js';
+import {
+  createProtectedResource,
+  type OAuthResourceOptions,
+  type VerifiedToken,
+} from './protected-resource.js';
 import { createRequestDispatcher, type RequestDispatcher } from './request-dispatcher.js';
 
 /** Bearer-token authentication. */
@@ -47,8 +52,8 @@ export interface HttpTransportOptions {
   session?: boolean;
   /** Answer POSTs with plain JSON instead of an SSE stream. @default false */
   json?: boolean;
-  /** Authentication of `/mcp` and `/v1/tool-execute`. @default none */
-  auth?: BearerAuthOptions;
+  /** Authentication of `/mcp` and `/v1/tool-execute`: a static bearer token, or OAuth (MCP authorization spec). @default none */
+  auth?: BearerAuthOptions | OAuthResourceOptions;
   /** Allow binding a non-loopback host without auth (logs a loud warning). @default false */
   allowUnauthenticated?: boolean;
   /** Extra accepted `Host` names (DNS-rebinding protection). @default loopback names when bound to loopback */
@@ -192,7 +197,11 @@ export async function serveHttp(
   const logger = server.logger;
   const loopback = isLoopbackHost(host);
 
-  if (options.auth !== undefined && (options.auth.type !== 'bearer' || !options.auth.token)) {
+  if (
+    options.auth !== undefined &&
+    options.auth.type !== 'oauth' &&
+    (options.auth.type !== 'bearer' || !options.auth.token)
+  ) {
     throw new SwitchboardError({
       code: 'CONFIG_INVALID',
       message: 'serve: auth must be { type: "bearer", token: "<non-empty token>" }.',
@@ -211,7 +220,9 @@ export async function serveHttp(
     );
   }
 
-  const tokenDigest = options.auth ? digest(options.auth.token) : undefined;
+  const tokenDigest = options.auth?.type === 'bearer' ? digest(options.auth.token) : undefined;
+  const protectedResource =
+    options.auth?.type === 'oauth' ? createProtectedResource(options.auth, path) : undefined;
   const allowedHosts = new Set((options.allowedHosts ?? []).map((name) => name.toLowerCase()));
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
 
@@ -411,7 +422,11 @@ export async function serveHttp(
     await transport.handleRequest(request, response, body);
   }
 
-  async function handleMcp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handleMcp(
+    request: IncomingMessage,
+    response: ServerResponse,
+    verified?: VerifiedToken,
+  ): Promise<void> {
     const method = request.method ?? 'GET';
     if (method === 'POST') {
       const contentType = request.headers['content-type'] ?? '';
@@ -450,6 +465,13 @@ export async function serveHttp(
         wireError(response, 400, JsonRpcErrorCode.ParseError, 'Parse error: the body is not valid JSON');
         return;
       }
+      if (
+        verified &&
+        protectedResource &&
+        !protectedResource.allowsCalls(verified, body, request, response)
+      ) {
+        return;
+      }
       if (options.session) await handleSessionRequest(request, response, body);
       else await handleStatelessPost(request, response, body);
       return;
@@ -470,7 +492,11 @@ export async function serveHttp(
     request.resume();
   }
 
-  async function handleRest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handleRest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    verified?: VerifiedToken,
+  ): Promise<void> {
     const raw = await readBody(request, response, maxBodyBytes);
     if (raw === undefined) return;
     let body: { tool?: unknown; input?: unknown };
@@ -484,6 +510,14 @@ export async function serveHttp(
       sendJson(response, 400, {
         error: { code: 'INVALID_ARGUMENT', message: 'Send {"tool": "<name>", "input": {...}}.' },
       });
+      return;
+    }
+    const asCall = { method: 'tools/call', params: { name: body.tool } };
+    if (
+      verified &&
+      protectedResource &&
+      !protectedResource.allowsCalls(verified, asCall, request, response)
+    ) {
       return;
     }
     const abort = new AbortController();
@@ -513,13 +547,14 @@ export async function serveHttp(
       request.resume();
       return;
     }
+    if (protectedResource?.serveMetadata(request, response, pathname)) return;
     if (pathname === '/health' && request.method === 'GET') {
       const authorized =
-        tokenDigest === undefined ||
+        (tokenDigest === undefined && protectedResource === undefined) ||
         (() => {
           const header = request.headers.authorization ?? '';
           const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-          return given !== '' && timingSafeEqual(digest(given), tokenDigest);
+          return tokenDigest !== undefined && given !== '' && timingSafeEqual(digest(given), tokenDigest);
         })();
       sendJson(response, closing ? 503 : 200, {
         status: closing ? 'closing' : 'ok',
@@ -550,6 +585,14 @@ export async function serveHttp(
       request.resume();
       return;
     }
+    let verified: VerifiedToken | undefined;
+    if (protectedResource) {
+      verified = await protectedResource.authenticate(request, response);
+      if (!verified) {
+        request.resume();
+        return;
+      }
+    }
     if (isRest) {
       if (request.method !== 'POST') {
         sendJson(
@@ -561,10 +604,10 @@ export async function serveHttp(
         request.resume();
         return;
       }
-      await handleRest(request, response);
+      await handleRest(request, response, verified);
       return;
     }
-    await handleMcp(request, response);
+    await handleMcp(request, response, verified);
   }
 
   const httpServer: NodeHttpServer = createServer((request, response) => {

@@ -18,6 +18,14 @@ export { createMcpServer, localToolServer, toCallToolResult, toErrorResult } fro
 export { createMemoryEventStore } from './memory-event-store.js';
 export type { PromptDefinition } from './prompt-definition.js';
 export type {
+  IntrospectionVerifierOptions,
+  JwtVerifierOptions,
+  OAuthResourceOptions,
+  TokenVerifier,
+  VerifiedToken,
+} from './protected-resource.js';
+export { createIntrospectionVerifier, createJwtVerifier } from './protected-resource.js';
+export type {
   ResourceDefinition,
   ResourceReadValue,
   ResourceTemplateDefinition,

@@ -196,6 +196,8 @@ export interface McpServer {
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<CallToolResult>;
   /** Tells subscribed clients that a resource changed. */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /** Sends a log message to every connected session (each filtered by the level its client set). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Creates a protocol session; connect it to a transport. */
   createSession(options?: McpSessionOptions): McpSession;
   /** Connects a new session to a transport (e.g. an SDK transport or an in-memory pair). */
@@ -803,6 +805,20 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         [...sessions]
           .filter((session) => session.subscriptions.has(uri))
           .map((session) => session.protocol.sendResourceUpdated({ uri }).catch(() => {})),
+      );
+    },
+    async log(level, data, loggerName) {
+      const params = { level, data, ...(loggerName !== undefined ? { logger: loggerName } : {}) };
+      await Promise.all(
+        [...sessions]
+          .filter(
+            (session) =>
+              !session.stateless &&
+              session.initialized &&
+              (session.logLevel === undefined ||
+                loggingLevels.indexOf(level) >= loggingLevels.indexOf(session.logLevel)),
+          )
+          .map((session) => session.protocol.sendLoggingMessage(params).catch(() => {})),
       );
     },
     createSession,

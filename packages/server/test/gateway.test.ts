@@ -2,7 +2,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, serve } from '../src/index.js';
@@ -57,6 +60,21 @@ describe('createGateway', () => {
     expect(body.metrics).toBeTypeOf('object');
     expect(JSON.stringify(body.metrics)).toContain('echo');
   }, 90_000);
+
+  test('upstream log messages reach downstream clients, tagged with the upstream name', async () => {
+    const gateway = await createGateway({ config });
+    cleanups.push(() => gateway.close());
+    const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
+    cleanups.push(() => handle.close());
+    const client = await connectClient(handle.url as string);
+    const loggers: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      loggers.push(String(notification.params.logger));
+    });
+    await client.callTool({ name: 'mcp__everything__toggle-simulated-logging', arguments: {} });
+    await expect.poll(() => loggers.length, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+    expect(loggers[0]).toMatch(/^everything/);
+  }, 60_000);
 
   test('cancelling a gateway call stops it and the gateway keeps serving', async () => {
     const gateway = await createGateway({ config });

@@ -238,6 +238,25 @@ describe('createMcpServer', () => {
     await expect.poll(() => logs).toEqual(['careful']);
   });
 
+  test('server.log reaches every session, filtered by the level each client set', async () => {
+    const server = createMcpServer({ name: 't', version: '1' });
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const verbose = await connect(server);
+    const quiet = await connect(server);
+    const seen = { verbose: [] as unknown[], quiet: [] as unknown[] };
+    verbose.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seen.verbose.push(n.params.data);
+    });
+    quiet.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seen.quiet.push(n.params.data);
+    });
+    await quiet.setLoggingLevel('error');
+    await server.log('info', 'started');
+    await server.log('critical', 'on fire');
+    await expect.poll(() => seen.verbose).toEqual(['started', 'on fire']);
+    await expect.poll(() => seen.quiet).toEqual(['on fire']);
+  });
+
   test('cancelling a call aborts the tool through its signal', async () => {
     let aborted = false;
     const server = createMcpServer({
