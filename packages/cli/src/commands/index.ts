@@ -6,6 +6,7 @@ import { inspectCommand } from './inspect-command.js';
 import { selectCommand } from './select-command.js';
 import { serveCommand } from './serve-command.js';
 import { serversCommand } from './servers-command.js';
+import { statsCommand } from './stats-command.js';
 import { toolsCommand } from './tools-command.js';
 
 /** Every `switchboard` command, in the order `--help` lists them. */
@@ -18,4 +19,5 @@ export const commands: CliCommand[] = [
   doctorCommand,
   inspectCommand,
   authCommand,
+  statsCommand,
 ];

@@ -6,19 +6,37 @@ import { formatTable } from '../cli-io.js';
 import { connectServers, loadCliConfig, pickServers, printJson } from '../cli-session.js';
 import { decideToolApproval } from '../tool-approval.js';
 import { reportFailedServers } from './server-failures.js';
+import { readUsage, storePathOf } from './stats-command.js';
 
 const help = `Usage:
-  switchboard tools [server...]
+  switchboard tools [server...] [--sort name|usage] [--store FILE]
 
 Connects the configured servers (or only those named) and lists their tools: namespaced name,
-server, kind (read / write / exec / admin) and approval (run / ask / deny).`;
+server, kind (read / write / exec / admin) and approval (run / ask / deny).
+
+Options:
+  --sort usage   most called first, with a calls column (from the registry store, see 'switchboard stats')
+  --store FILE   registry store to read for --sort usage`;
 
 /** The `tools` command. */
 export const toolsCommand: CliCommand = {
   name: 'tools',
   summary: 'list the tools of the configured servers (name, server, kind, approval)',
   help,
+  options: { sort: { type: 'string' }, store: { type: 'string' } },
   async run(context) {
+    const sort = context.values.sort ?? 'name';
+    if (sort !== 'name' && sort !== 'usage') {
+      throw new UsageError(`--sort takes 'name' or 'usage', not '${String(sort)}'.`);
+    }
+    const calls = new Map<string, number>();
+    if (sort === 'usage') {
+      for (const usage of (await readUsage(storePathOf(context))).tools) {
+        calls.set(`${usage.server}\u0000${usage.tool}`, usage.calls);
+      }
+    }
+    const callsOf = (tool: { server: string; originalName: string }) =>
+      calls.get(`${tool.server}\u0000${tool.originalName}`) ?? 0;
     const config = await loadCliConfig(context);
     const servers = pickServers(config, context.positionals);
     if (Object.keys(servers).length === 0) {
@@ -28,7 +46,12 @@ export const toolsCommand: CliCommand = {
     try {
       const rows = connection.registry
         .list()
-        .sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name))
+        .sort(
+          (a, b) =>
+            (sort === 'usage' ? callsOf(b) - callsOf(a) : 0) ||
+            a.server.localeCompare(b.server) ||
+            a.name.localeCompare(b.name),
+        )
         .map((tool) => {
           const approval = decideToolApproval(tool, config.mcpServers[tool.server]);
           return {
@@ -39,6 +62,7 @@ export const toolsCommand: CliCommand = {
             approval: approval.decision === 'allow' ? 'run' : approval.decision,
             approvalReason: approval.reason,
             description: tool.description,
+            ...(sort === 'usage' ? { calls: callsOf(tool) } : {}),
           };
         });
       const failed = reportFailedServers(context, connection.status());
@@ -46,10 +70,15 @@ export const toolsCommand: CliCommand = {
         printJson(context, { tools: rows, status: connection.status() });
       } else {
         context.io.stdout.write(
-          `${formatTable(
-            ['name', 'server', 'kind', 'approval'],
-            rows.map((row) => [row.name, row.server, row.kind, row.approval]),
-          )}\n`,
+          sort === 'usage'
+            ? `${formatTable(
+                ['name', 'server', 'kind', 'approval', 'calls'],
+                rows.map((row) => [row.name, row.server, row.kind, row.approval, String(row.calls ?? 0)]),
+              )}\n`
+            : `${formatTable(
+                ['name', 'server', 'kind', 'approval'],
+                rows.map((row) => [row.name, row.server, row.kind, row.approval]),
+              )}\n`,
         );
       }
       return failed > 0 && rows.length === 0 ? ExitCode.failure : ExitCode.ok;

@@ -30,7 +30,7 @@ type Database = BetterSqlite3.Database;
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
-  /** Database file; `':memory:'` keeps everything in memory (tests). @default `~/.switchboard/registry.db` */
+  /** Database file; `':memory:'` keeps everything in memory (tests). @default {@link defaultStorePath} */
   path?: string;
   /** Most recent calls per tool the latency percentiles cover. @default 100 */
   latencyWindow?: number;
@@ -44,9 +44,9 @@ export interface SqliteRegistryStore extends RegistryStore {
   ready(): Promise<void>;
 }
 
-/** Where the store lives unless told otherwise: `~/.switchboard/registry.db`. */
-export function defaultStorePath(): string {
-  return join(homedir(), '.switchboard', 'registry.db');
+/** Where the store lives unless told otherwise: `~/.switchboard/registry.db` (`SWITCHBOARD_HOME` stands in for `~`). */
+export function defaultStorePath(home: string = process.env.SWITCHBOARD_HOME ?? homedir()): string {
+  return join(home, '.switchboard', 'registry.db');
 }
 
 /** Error codes of the SQLite store. */

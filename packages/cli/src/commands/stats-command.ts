@@ -1,0 +1,115 @@
+/** `switchboard stats [server...]`: calls, errors, latency and last use per server and tool, from the registry store. */
+import { existsSync } from 'node:fs';
+import type { StoredServer, ToolUsage } from '@switchboard/core';
+import type { CliCommand, CommandContext } from '../cli-command.js';
+import { ExitCode } from '../cli-error.js';
+import { formatTable } from '../cli-io.js';
+import { homeOf, printJson } from '../cli-session.js';
+
+const help = `Usage:
+  switchboard stats [server...] [--store FILE] [--json]
+
+Shows what the registry store recorded: per server its calls, errors and last connection, and per
+tool its calls, errors, latency (p50 / p95 over the most recent calls) and when it was last used.
+
+Options:
+  --store FILE   registry store to read (default: $SWITCHBOARD_STORE, else ~/.switchboard/registry.db)`;
+
+/** Usage of the store a command reads: `--store`, `SWITCHBOARD_STORE`, or the default file. */
+export function storePathOf(context: CommandContext): string {
+  const option = context.values.store;
+  if (typeof option === 'string' && option !== '') return option;
+  return context.io.env.SWITCHBOARD_STORE ?? `${homeOf(context)}/.switchboard/registry.db`;
+}
+
+/** Reads servers and usage from the store at `path`; empty when no file is there yet. */
+export async function readUsage(path: string): Promise<{ servers: StoredServer[]; tools: ToolUsage[] }> {
+  // Reading must not create a store where none was.
+  if (!existsSync(path)) return { servers: [], tools: [] };
+  const { openSqliteStore } = await import('@switchboard/client/sqlite-store');
+  const store = await openSqliteStore({ path });
+  try {
+    return { servers: await store.listServers(), tools: await store.listUsage() };
+  } finally {
+    await store.close();
+  }
+}
+
+const milliseconds = (value: number | undefined): string =>
+  value === undefined ? '-' : value >= 100 ? `${Math.round(value)}ms` : `${value.toFixed(1)}ms`;
+
+/** The `stats` command. */
+export const statsCommand: CliCommand = {
+  name: 'stats',
+  summary: 'usage per server and tool: calls, errors, latency, last used',
+  help,
+  options: { store: { type: 'string' } },
+  async run(context) {
+    const path = storePathOf(context);
+    const usage = await readUsage(path);
+    const wanted = new Set(context.positionals);
+    const keep = (server: string) => wanted.size === 0 || wanted.has(server);
+    const tools = usage.tools.filter((tool) => keep(tool.server));
+    const names = new Set([
+      ...usage.servers.map((server) => server.name),
+      ...tools.map((tool) => tool.server),
+    ]);
+    const servers = [...names]
+      .filter(keep)
+      .sort()
+      .map((name) => {
+        const stored = usage.servers.find((server) => server.name === name);
+        const own = tools.filter((tool) => tool.server === name);
+        const lastUsedAt = own
+          .map((tool) => tool.lastUsedAt ?? '')
+          .sort()
+          .at(-1);
+        return {
+          name,
+          transport: stored?.transport,
+          calls: own.reduce((sum, tool) => sum + tool.calls, 0),
+          errors: own.reduce((sum, tool) => sum + tool.errors, 0),
+          ...(lastUsedAt ? { lastUsedAt } : {}),
+          ...(stored?.lastConnect ? { lastConnect: stored.lastConnect } : {}),
+          ...(stored?.serverInfo ? { serverInfo: stored.serverInfo } : {}),
+        };
+      });
+    if (context.global.json) {
+      printJson(context, { store: path, servers, tools });
+      return ExitCode.ok;
+    }
+    if (servers.length === 0) {
+      context.io.stdout.write(`No usage recorded yet in ${path}.\n`);
+      return ExitCode.ok;
+    }
+    context.io.stdout.write(
+      `${formatTable(
+        ['server', 'calls', 'errors', 'last used', 'last connect'],
+        servers.map((server) => [
+          server.name,
+          String(server.calls),
+          String(server.errors),
+          server.lastUsedAt ?? '-',
+          server.lastConnect
+            ? `${server.lastConnect.ok ? 'ok' : `failed (${server.lastConnect.errorCode ?? 'error'})`} ${server.lastConnect.at}`
+            : '-',
+        ]),
+      )}\n\n`,
+    );
+    context.io.stdout.write(
+      `${formatTable(
+        ['tool', 'server', 'calls', 'errors', 'p50', 'p95', 'last used'],
+        tools.map((tool) => [
+          tool.publicName,
+          tool.server,
+          String(tool.calls),
+          String(tool.errors),
+          milliseconds(tool.latencyP50Ms),
+          milliseconds(tool.latencyP95Ms),
+          tool.lastUsedAt ?? '-',
+        ]),
+      )}\n`,
+    );
+    return ExitCode.ok;
+  },
+};
