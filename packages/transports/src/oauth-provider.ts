@@ -74,6 +74,8 @@ export interface OAuthProvider extends OAuthClientProvider {
   endAuthorization(): Promise<void>;
   /** Forgets tokens, registration and discovery of this server. */
   signOut(): Promise<boolean>;
+  /** The scopes the next token request asks for (the challenge's, or a step-up's union); the SDK passes only the configured ones to non-interactive grants. */
+  requestScope(scope: string | undefined): void;
 }
 
 const placeholderRedirect = 'http://127.0.0.1/callback';
@@ -89,6 +91,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   let loaded: Promise<StoredAuthorization> | undefined;
   let loopback: LoopbackRedirect | undefined;
   let pendingState: string | undefined;
+  let requestedScope: string | undefined;
 
   const load = (): Promise<StoredAuthorization> => {
     loaded ??= store.load(serverUrl).then((stored) => {
@@ -226,7 +229,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     prepareTokenRequest(scope?: string) {
       if (grantType !== 'client_credentials') return undefined;
       const params = new URLSearchParams({ grant_type: 'client_credentials' });
-      if (scope) params.set('scope', scope);
+      const wanted = requestedScope ?? scope;
+      if (wanted) params.set('scope', wanted);
       return params;
     },
 
@@ -309,6 +313,10 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       const current = loopback;
       loopback = undefined;
       await current?.close();
+    },
+
+    requestScope(scope) {
+      requestedScope = scope;
     },
 
     async signOut() {
