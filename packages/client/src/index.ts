@@ -58,6 +58,13 @@ export type { ApprovalSetting } from './core-tool-steps.js';
 export type { LoadedMcpTools, LoadMcpToolsOptions } from './load-mcp-tools.js';
 export { loadMcpTools } from './load-mcp-tools.js';
 export type {
+  ManagementTool,
+  ManagementToolSelector,
+  ManagementToolsOptions,
+  NewServerPolicy,
+} from './management-tools.js';
+export { createManagementTools } from './management-tools.js';
+export type {
   CallToolOptions,
   ElicitationHandler,
   McpClient,
@@ -68,13 +75,6 @@ export type {
 } from './mcp-client.js';
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
-export type {
-  ManagementTool,
-  ManagementToolSelector,
-  ManagementToolsOptions,
-  NewServerPolicy,
-} from './management-tools.js';
-export { createManagementTools } from './management-tools.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { ClientAuthOptions, ServerAuthConfig } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,5 +229,16 @@ describe('SQLite registry store', () => {
   it('defaults to ~/.switchboard/registry.db', () => {
     expect(defaultStorePath()).toMatch(/[/\\]\.switchboard[/\\]registry\.db$/);
     expect(createSqliteStore().location).toBe(defaultStorePath());
+  });
+});
+
+describe('without better-sqlite3', () => {
+  it('the root entry loads, and the store says to install better-sqlite3@12', () => {
+    const run = spawnSync(process.execPath, [fixture('without-better-sqlite3.mjs')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout) as { rootLoaded: boolean; code: string; message: string };
+    expect(result.rootLoaded).toBe(true);
+    expect(result.code).toBe('STORE_DEPENDENCY_MISSING');
+    expect(result.message).toContain('install better-sqlite3@12 to use the SQLite store');
   });
 });
