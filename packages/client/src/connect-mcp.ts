@@ -25,6 +25,7 @@ import type {
 } from './mcp-client.js';
 import { type ApproveCallback, type McpToolExecuteOptions, toToolInput } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
+import type { ClientAuthOptions } from './server-auth.js';
 import {
   createServerConnection,
   type ServerConnection,
@@ -39,6 +40,8 @@ export type McpServers = Record<string, ServerEntry> | { mcpServers: Record<stri
 
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
+  /** OAuth of remote servers: token store and sign-in URL opener (none by default: a server wanting a sign-in is `needs-auth`). */
+  auth?: ClientAuthOptions;
   /** Registry to register tools in. @default a new registry */
   registry?: ToolRegistry;
   /** Naming of a registry created here (ignored when `registry` is given). @default core's default */
@@ -217,6 +220,7 @@ export async function connectMcp(
     if (options.roots) clientOptions.roots = options.roots;
     if (options.sampling) clientOptions.sampling = options.sampling;
     if (options.elicitation) clientOptions.elicitation = options.elicitation;
+    if (options.auth) clientOptions.auth = options.auth;
     if (options.onLog) {
       const onLog = options.onLog;
       clientOptions.onLog = (message) => onLog(name, message);
