@@ -37,23 +37,14 @@ function kind(code: number, character: string): number {
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const terms: string[] = [];
+  const keepStopWords = options.keepStopWords === true;
   const length = text.length;
   let start = -1;
   let previous = 0;
-  const emit = (end: number) => {
-    const raw = text.slice(start, end).toLowerCase();
-    if (options.keepStopWords || !stopWords.has(raw)) terms.push(stem(raw));
-  };
-  for (let index = 0; index < length; index++) {
-    const character = text[index] as string;
-    const current = kind(text.charCodeAt(index), character);
-    if (current === 0) {
-      if (start !== -1) emit(index);
-      start = -1;
-      previous = 0;
-      continue;
-    }
-    if (start !== -1) {
+  for (let index = 0; index <= length; index++) {
+    const current = index < length ? kind(text.charCodeAt(index), text[index] as string) : 0;
+    let boundary = current === 0;
+    if (!boundary && start !== -1) {
       const letterDigitBoundary = (current === DIGIT) !== (previous === DIGIT);
       const camelBoundary = current === UPPER && previous === LOWER;
       // "HTTPServer": the last capital of a run starts the next word when a lower-case letter follows.
@@ -62,14 +53,16 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
         previous === UPPER &&
         index + 1 < length &&
         kind(text.charCodeAt(index + 1), text[index + 1] as string) === LOWER;
-      if (letterDigitBoundary || camelBoundary || acronymBoundary) {
-        emit(index);
-        start = index;
-      }
-    } else start = index;
+      boundary = letterDigitBoundary || camelBoundary || acronymBoundary;
+    }
+    if (boundary && start !== -1) {
+      const raw = text.slice(start, index).toLowerCase();
+      if (keepStopWords || !stopWords.has(raw)) terms.push(stem(raw));
+      start = -1;
+    }
+    if (current !== 0 && start === -1) start = index;
     previous = current;
   }
-  if (start !== -1) emit(length);
   return terms;
 }
 

@@ -106,9 +106,11 @@ function nameWords(name: string, context: string): string {
   const words = splitIdentifier(name);
   let dictionary: Set<string> | undefined;
   const extra: string[] = [];
+  const lowerContext = context.toLowerCase();
   for (const word of words.toLowerCase().split(' ')) {
-    if (word.length < 6) continue;
-    dictionary ??= new Set(context.toLowerCase().match(wordPattern) ?? []);
+    // A word the description itself uses is not run-together: nothing to split.
+    if (word.length < 6 || lowerContext.includes(word)) continue;
+    dictionary ??= new Set(lowerContext.match(wordPattern) ?? []);
     const parts = splitCompound(word, dictionary);
     if (parts) extra.push(...parts);
   }
@@ -143,11 +145,11 @@ export function toEmbeddingText(document: ToolDocument): string {
 }
 
 // cyrb53: a fast, well-mixed 53-bit string hash. Not cryptographic, and it need not be: it only tells
-// whether a tool's text changed since its vector was stored. Two seeds give 106 bits, which puts an
-// accidental collision between two versions of one tool out of reach.
-function cyrb53(text: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
+// whether a tool's text changed since its vector was stored; 53 bits put an accidental collision
+// between two versions of one tool out of reach.
+function cyrb53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     h1 = Math.imul(h1 ^ code, 2654435761);
@@ -161,7 +163,7 @@ function cyrb53(text: string, seed: number): number {
 /** Content hash of a tool document: equal hashes mean the stored embedding is still right. */
 export function hashToolDocument(document: ToolDocument): string {
   const text = `${document.name}\u0000${document.title}\u0000${document.description}\u0000${document.parameters}\u0000${document.server}`;
-  return `${cyrb53(text, 1).toString(36)}.${cyrb53(text, 2).toString(36)}`;
+  return `${cyrb53(text).toString(36)}.${text.length.toString(36)}`;
 }
 
 /** Categories of a tool used by context boosting: its server and any `meta.category`/`meta.categories`. */
