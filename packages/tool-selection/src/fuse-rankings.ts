@@ -11,7 +11,7 @@ export interface FusionOptions {
    * @default 'score'
    */
   method?: 'score' | 'rrf';
-  /** Weight of the dense signal; the lexical one gets `1 - denseWeight`. @default 0.4 */
+  /** Weight of the dense signal; the lexical one gets `1 - denseWeight`. @default 0.5 */
   denseWeight?: number;
   /** The `k` of reciprocal-rank fusion. @default 60 */
   rrfK?: number;
@@ -42,7 +42,7 @@ export interface FusedHit {
 /** Defaults of {@link FusionOptions}, tuned on MetaTool. */
 export const defaultFusion: Required<FusionOptions> = {
   method: 'score',
-  denseWeight: 0.4,
+  denseWeight: 0.5,
   rrfK: 60,
   denseThreshold: 0.7,
   candidates: 64,
