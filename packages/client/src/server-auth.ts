@@ -51,7 +51,19 @@ interface AuthEntry {
   auth?: unknown;
 }
 
-let defaultStore: TokenStore | undefined;
+const defaultStores = new Map<string, TokenStore>();
+
+/** The file store under `$SWITCHBOARD_HOME/.switchboard/auth` (else the user's home), one per directory. */
+function defaultStore(): TokenStore {
+  // SWITCHBOARD_HOME moves ~/.switchboard (the CLI's tests and sandboxes use it).
+  const directory = defaultTokenDirectory(process.env.SWITCHBOARD_HOME ?? homedir());
+  let store = defaultStores.get(directory);
+  if (!store) {
+    store = createFileTokenStore({ directory });
+    defaultStores.set(directory, store);
+  }
+  return store;
+}
 
 /**
  * The OAuth provider of a remote (Streamable HTTP) server: every URL server gets one, unless it
@@ -66,14 +78,10 @@ export function createServerAuthProvider(
   if (entry.url === undefined || entry.auth === false) return undefined;
   if (Object.keys(entry.headers ?? {}).some((key) => key.toLowerCase() === 'authorization')) return undefined;
   const auth = (typeof entry.auth === 'object' && entry.auth !== null ? entry.auth : {}) as ServerAuthConfig;
-  // SWITCHBOARD_HOME moves ~/.switchboard (the CLI's tests and sandboxes use it).
-  defaultStore ??= createFileTokenStore({
-    directory: defaultTokenDirectory(process.env.SWITCHBOARD_HOME ?? homedir()),
-  });
   return createOAuthProvider({
     serverUrl: entry.url,
     serverName: name,
-    store: options.store ?? defaultStore,
+    store: options.store ?? defaultStore(),
     ...(auth.grantType ? { grantType: auth.grantType } : {}),
     ...(auth.clientId !== undefined ? { clientId: auth.clientId } : {}),
     ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
