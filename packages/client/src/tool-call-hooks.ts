@@ -69,8 +69,11 @@ export function createStoreRecorder(store: RegistryStore | undefined, logger: Lo
   };
   const run = (write: (target: RegistryStore) => unknown): void => {
     if (failed || !store) return;
-    // Writes are queued so a server's tools land before the calls that use them.
+    // Writes are queued so a server's tools land before the calls that use them, and each waits for
+    // the next turn of the event loop: a synchronous SQLite write must not delay the caller that
+    // the finished call is about to resume.
     pending = pending.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
       if (failed) return;
       try {
         await write(store);

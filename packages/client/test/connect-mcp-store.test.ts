@@ -146,6 +146,23 @@ describe('connectMcp with a registry store and afterToolCall', () => {
     await store.close();
   });
 
+  it('an unwritable store location is logged once and calls still work', async () => {
+    const blocker = join(tempDir(), 'blocker');
+    writeFileSync(blocker, 'a file where a folder should be');
+    const { logger, warnings } = capturingLogger();
+    const store = createSqliteStore({ path: join(blocker, 'registry.db') });
+    const connection = await connectMcp({ everything: everythingStdio() }, { store, logger });
+    open.push(connection);
+    await connection.callTool('mcp__everything__echo', { message: 'one' });
+    await connection.callTool('mcp__everything__echo', { message: 'two' });
+    await connection.close();
+    const storeWarnings = warnings.filter((warning) => warning.includes('registry store'));
+    expect(storeWarnings).toHaveLength(1);
+    expect(storeWarnings[0]).toMatch(/cannot be opened for writing/);
+    expect(connection.metrics().tools.everything?.echo?.calls).toBe(2);
+    await store.close();
+  });
+
   it('a hook that throws or rejects is logged and never breaks the call', async () => {
     const { logger, warnings } = capturingLogger();
     let calls = 0;
