@@ -48,6 +48,7 @@ export interface ClientAuthOptions {
 interface AuthEntry {
   url?: string | undefined;
   headers?: Record<string, string> | undefined;
+  bearerToken?: unknown;
   auth?: unknown;
 }
 
@@ -67,7 +68,7 @@ function defaultStore(): TokenStore {
 
 /**
  * The OAuth provider of a remote (Streamable HTTP) server: every URL server gets one, unless it
- * sends its own `Authorization` header or says `auth: false`. Until the server answers 401 it
+ * sends its own `Authorization` header (or `bearerToken`) or says `auth: false`. Until the server answers 401 it
  * costs nothing but a lookup in the token store.
  */
 export function createServerAuthProvider(
@@ -75,7 +76,7 @@ export function createServerAuthProvider(
   entry: AuthEntry,
   options: ClientAuthOptions = {},
 ): OAuthProvider | undefined {
-  if (entry.url === undefined || entry.auth === false) return undefined;
+  if (entry.url === undefined || entry.auth === false || entry.bearerToken !== undefined) return undefined;
   if (Object.keys(entry.headers ?? {}).some((key) => key.toLowerCase() === 'authorization')) return undefined;
   const auth = (typeof entry.auth === 'object' && entry.auth !== null ? entry.auth : {}) as ServerAuthConfig;
   return createOAuthProvider({

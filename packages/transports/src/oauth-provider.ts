@@ -291,13 +291,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
           delete current.clientInformation;
         });
       }
-      // A registration made for another redirect URI would be refused by the authorization server.
-      const port = registeredRedirectPort();
-      if (
-        options.clientId === undefined &&
-        port !== undefined &&
-        loopback.redirectUrl !== `http://127.0.0.1:${port}/callback`
-      ) {
+      // A registration made for another redirect URI (another port, or the placeholder of a
+      // headless run) would be refused by the authorization server: register again.
+      const registered = (record?.clientInformation as { redirect_uris?: string[] } | undefined)
+        ?.redirect_uris;
+      if (options.clientId === undefined && registered && !registered.includes(loopback.redirectUrl)) {
         await update((current) => {
           delete current.clientInformation;
         });

@@ -1,0 +1,75 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SwitchboardError } from '@switchboard/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createFileTokenStore,
+  createMemoryTokenStore,
+  defaultTokenDirectory,
+  type StoredAuthorization,
+  serverKey,
+} from '../src/index.js';
+
+const directories: string[] = [];
+afterEach(async () => {
+  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
+});
+
+const record = (serverUrl: string, accessToken: string): StoredAuthorization => ({
+  version: 1,
+  serverUrl,
+  serverName: 'demo',
+  tokens: { access_token: accessToken, token_type: 'Bearer' },
+  updatedAt: Date.now(),
+});
+
+describe('token stores', () => {
+  it('file store: 0700 directory, 0600 files named by a hash of the URL, list and delete', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
+    directories.push(root);
+    const directory = join(root, 'auth');
+    const store = createFileTokenStore({ directory });
+    expect(store.specificationVersion).toBe('v1');
+    expect(await store.list()).toEqual([]);
+    await store.save(record('https://a.example/mcp', 'token-a'));
+    await store.save(record('https://b.example/mcp', 'token-b'));
+    expect((await stat(directory)).mode & 0o777).toBe(0o700);
+    const file = join(directory, `${serverKey('https://a.example/mcp')}.json`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(file).not.toContain('a.example');
+    expect((await store.load('https://a.example/mcp'))?.tokens?.access_token).toBe('token-a');
+    expect((await store.list()).map((entry) => entry.serverUrl).sort()).toEqual([
+      'https://a.example/mcp',
+      'https://b.example/mcp',
+    ]);
+    expect(await store.delete('https://a.example/mcp')).toBe(true);
+    expect(await store.delete('https://a.example/mcp')).toBe(false);
+    expect(await store.load('https://a.example/mcp')).toBeUndefined();
+    expect(defaultTokenDirectory('/home/someone')).toBe('/home/someone/.switchboard/auth');
+  });
+
+  it('a corrupt file is an error naming the file, never quoting its content', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
+    directories.push(root);
+    const store = createFileTokenStore({ directory: root });
+    const file = join(root, `${serverKey('https://c.example/mcp')}.json`);
+    await writeFile(file, '{"tokens": {"access_token": "leaked-secret-123"');
+    const error = await store.load('https://c.example/mcp').catch((caught) => caught);
+    expect(SwitchboardError.hasCode(error, 'TOKEN_STORE_ERROR')).toBe(true);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toContain('switchboard auth');
+    expect(JSON.stringify(error)).not.toContain('leaked-secret-123');
+    expect((error as Error).message).not.toContain('leaked-secret-123');
+  });
+
+  it('memory store keeps copies, not references', async () => {
+    const store = createMemoryTokenStore();
+    const saved = record('https://m.example/mcp', 'token-m');
+    await store.save(saved);
+    saved.tokens = { access_token: 'changed', token_type: 'Bearer' };
+    expect((await store.load('https://m.example/mcp'))?.tokens?.access_token).toBe('token-m');
+    expect(await store.delete('https://m.example/mcp')).toBe(true);
+    expect(await store.list()).toEqual([]);
+  });
+});
