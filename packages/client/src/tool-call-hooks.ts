@@ -51,7 +51,9 @@ export interface StoreRecorder {
 
 /** Hash of a server entry as stored: secret values (env, headers) go in only hashed. */
 export function hashServerEntry(entry: ServerEntry): string {
-  return hashValue(entry);
+  // `enabled` says whether to connect, not what the server is: toggling it keeps the stored tools.
+  const { enabled: _enabled, ...identity } = entry;
+  return hashValue(identity);
 }
 
 /** Wraps the store so a failing one is logged once and then skipped. */

@@ -93,6 +93,17 @@ describe('connectMcp with a registry store and afterToolCall', () => {
     await after.close();
   });
 
+  it('the config hash ignores `enabled` and key order, and changes with what the server is', () => {
+    const entry = { command: 'node', args: ['server.js'], env: { TOKEN: 'secret-value' } };
+    expect(hashServerEntry({ ...entry, enabled: true })).toBe(hashServerEntry(entry));
+    expect(hashServerEntry({ env: { TOKEN: 'secret-value' }, args: ['server.js'], command: 'node' })).toBe(
+      hashServerEntry(entry),
+    );
+    expect(hashServerEntry({ ...entry, args: ['other.js'] })).not.toBe(hashServerEntry(entry));
+    expect(hashServerEntry({ ...entry, env: { TOKEN: 'rotated' } })).not.toBe(hashServerEntry(entry));
+    expect(hashServerEntry(entry)).not.toContain('secret');
+  });
+
   it('a restored tool whose server cannot start fails clearly when called', async () => {
     const path = join(tempDir(), 'registry.db');
     const broken = { command: join(tempDir(), 'no-such-server') };
