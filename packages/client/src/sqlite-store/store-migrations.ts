@@ -5,7 +5,16 @@
  */
 
 import { SwitchboardError } from '@switchboard/core';
-import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * The part of a better-sqlite3 `Database` migrations use, written out so that the published types
+ * never name better-sqlite3 (an optional peer whose types a user may not have).
+ */
+export interface MigratableDatabase {
+  transaction(run: () => void): { immediate(): void };
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  exec(source: string): unknown;
+}
 
 /** Migrations in order; index + 1 is the schema version each produces. Append only. */
 export const storeMigrations: readonly string[] = [
@@ -58,7 +67,7 @@ export const storeMigrations: readonly string[] = [
 export const storeSchemaVersion = storeMigrations.length;
 
 /** Brings the database up to {@link storeSchemaVersion}, inside one write transaction. */
-export function migrateStore(database: BetterSqlite3.Database, path: string): void {
+export function migrateStore(database: MigratableDatabase, path: string): void {
   const migrate = database.transaction(() => {
     // Read inside the write lock: two processes opening a new file at once migrate it once.
     const version = database.pragma('user_version', { simple: true }) as number;
