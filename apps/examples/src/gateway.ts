@@ -86,7 +86,7 @@ try {
   const names = async (): Promise<string> =>
     (await second.client.listTools()).tools.map((tool) => tool.name).join(', ');
   console.log(`tools/list: ${await names()}`);
-  await second.call('discover_tools', { query: 'book a flight', limit: 2 });
+  await second.call('discover_tools', { query: 'create a new flight booking', limit: 2 });
   console.log(`tools/list: ${await names()}`);
   await second.call('mcp__catalogue__travel_create_flight_booking', { origin: 'OSL', destination: 'CDG' });
 } finally {

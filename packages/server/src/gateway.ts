@@ -197,7 +197,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         const found: Array<{ name: string; description: string; inputSchema: unknown }> = [];
         for (const hit of hits) {
           const tool = upstream.get(hit.name);
-          if (tool === undefined) continue;
+          // A tool the gateway will not serve (it needs a person's approval) is not "found".
+          if (tool === undefined || !server.isServed(tool)) continue;
           if (!exposed.has(tool.name)) expose(tool);
           found.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
         }

@@ -192,6 +192,8 @@ export interface McpServer {
   removeTool(name: string): boolean;
   /** The tools as `tools/list` shows them. */
   listTools(): Tool[];
+  /** Whether this server would serve `tool` (its approval policy and `allowApprovalTools` allow it). */
+  isServed(tool: RegisteredTool): boolean;
   /** Calls a tool as `tools/call` would (validation, errors as `isError` results). */
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<CallToolResult>;
   /** Tells subscribed clients that a resource changed. */
@@ -795,6 +797,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     listTools() {
       if (listCache === undefined) rebuild();
       return listCache as Tool[];
+    },
+    isServed(tool) {
+      return exposure(tool).exposed;
     },
     callTool(name, args, callOptions = {}) {
       const signal = callOptions.signal ?? new AbortController().signal;

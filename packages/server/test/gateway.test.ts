@@ -1,4 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -150,5 +152,42 @@ describe('createGateway', () => {
     ]);
     const sum = await client.callTool({ name: 'mcp__everything__get-sum', arguments: { a: 1, b: 2 } });
     expect(JSON.stringify(sum.content)).toContain('3');
+  }, 90_000);
+  test('discover_tools only reports tools the gateway serves (not those needing approval)', async () => {
+    const filesystem = join(
+      dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+      'dist',
+      'index.js',
+    );
+    const root = mkdtempSync(join(tmpdir(), 'gateway-discover-'));
+    cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+    const gateway = await createGateway({
+      // server-filesystem has tools that need approval (write_file, move_file...).
+      config: { mcpServers: { files: { command: process.execPath, args: [filesystem, root] } } },
+      // Every upstream tool is a hit: the gateway itself must leave out what it will not serve.
+      selector: { select: async () => gateway.clients.registry.list().map((tool) => ({ name: tool.name })) },
+      discoverLimit: 50,
+      maxExposedTools: 100,
+    });
+    cleanups.push(() => gateway.close());
+    const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
+    cleanups.push(() => handle.close());
+    const client = await connectClient(handle.url as string);
+    const found = await client.callTool({
+      name: 'discover_tools',
+      arguments: { query: 'anything', limit: 50 },
+    });
+    const foundNames = (found.structuredContent as { tools: Array<{ name: string }> }).tools.map(
+      (tool) => tool.name,
+    );
+    const listed = (await client.listTools()).tools
+      .map((tool) => tool.name)
+      .filter((name) => name !== 'discover_tools');
+    const upstream = gateway.clients.registry.list();
+    const hidden = upstream.filter((tool) => !gateway.isServed(tool)).map((tool) => tool.name);
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(foundNames.sort()).toEqual(listed.sort());
+    for (const name of hidden) expect(foundNames).not.toContain(name);
+    expect(foundNames.length).toBe(upstream.length - hidden.length);
   }, 90_000);
 });
