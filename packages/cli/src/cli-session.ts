@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import {
   type ConnectMcpOptions,
   connectMcp,
+  createFileTokenStore,
+  defaultTokenDirectory,
   loadConfig,
   type McpConnection,
   type McpServers,
@@ -80,6 +82,8 @@ export async function connectServers(
       onError: 'skip',
       logger: silentLogger,
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
+      // Sign-ins made by `switchboard auth` live under the same home the command was given.
+      auth: { store: createFileTokenStore({ directory: defaultTokenDirectory(homeOf(context)) }) },
       ...options,
     });
   } finally {
