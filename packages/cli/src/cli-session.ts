@@ -15,6 +15,7 @@ import {
   type McpServers,
   type SwitchboardConfig,
 } from '@switchboard/client';
+import { createSqliteStore } from '@switchboard/client/sqlite-store';
 import { createConsoleLogger, type Logger, silentLogger } from '@switchboard/core';
 import type { CommandContext } from './cli-command.js';
 import { UsageError } from './cli-error.js';
@@ -24,6 +25,13 @@ import { didYouMean } from './suggest.js';
 /** The user's home, overridable for tests through `SWITCHBOARD_HOME`. */
 export function homeOf(context: CommandContext): string {
   return context.io.env.SWITCHBOARD_HOME ?? context.io.env.HOME ?? homedir();
+}
+
+/** The registry store commands record to and read from: `--store`, `SWITCHBOARD_STORE`, or the default file. */
+export function storePathOf(context: CommandContext): string {
+  const option = context.values.store;
+  if (typeof option === 'string' && option !== '') return option;
+  return context.io.env.SWITCHBOARD_STORE ?? join(homeOf(context), '.switchboard', 'registry.db');
 }
 
 /** Loads the merged config (or the `--config` file alone). */
@@ -82,6 +90,11 @@ export async function connectServers(
       onError: 'skip',
       logger: silentLogger,
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
+      // Every call the CLI makes is recorded, so `switchboard stats` and `tools --sort usage` see it.
+      // The store opens lazily; without better-sqlite3 it is skipped (silently: the logger is silent).
+      ...(context.io.env.SWITCHBOARD_STORE === 'off'
+        ? {}
+        : { store: createSqliteStore({ path: storePathOf(context) }) }),
       // Sign-ins made by `switchboard auth` live under the same home the command was given.
       auth: { store: createFileTokenStore({ directory: defaultTokenDirectory(homeOf(context)) }) },
       ...options,

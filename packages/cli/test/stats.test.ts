@@ -106,3 +106,46 @@ describe('switchboard stats', () => {
     expect(run.stderr).toMatch(/--sort takes 'name' or 'usage'/);
   });
 });
+
+describe('the CLI records its own calls', () => {
+  it('`call` twice, then `stats` and `tools --sort usage` show both calls', async () => {
+    const file = join(sandbox.root, 'cli-recorded.db');
+    for (const message of ['a', 'b']) {
+      const run = await sandbox.run([
+        'call',
+        'mcp__everything__echo',
+        '--args',
+        JSON.stringify({ message }),
+        '--config',
+        configFile,
+      ]);
+      expect(run.code).toBe(0);
+    }
+    // The CLI's default store path: SWITCHBOARD_STORE (here) or ~/.switchboard/registry.db.
+    sandbox.env.SWITCHBOARD_STORE = file;
+    try {
+      expect(existsSync(file)).toBe(false);
+      for (const message of ['c', 'd']) {
+        const run = await sandbox.run([
+          'call',
+          'mcp__everything__echo',
+          '--args',
+          JSON.stringify({ message }),
+          '--config',
+          configFile,
+        ]);
+        expect(run.code).toBe(0);
+      }
+      const stats = await sandbox.run(['stats', '--json']);
+      expect(stats.code).toBe(0);
+      const echo = (JSON.parse(stats.stdout).tools as Array<{ tool: string; calls: number }>).find(
+        (tool) => tool.tool === 'echo',
+      );
+      expect(echo?.calls).toBe(2);
+      const tools = await sandbox.run(['tools', '--sort', 'usage', '--config', configFile, '--json']);
+      expect(JSON.parse(tools.stdout).tools[0].name).toBe('mcp__everything__echo');
+    } finally {
+      delete sandbox.env.SWITCHBOARD_STORE;
+    }
+  });
+});

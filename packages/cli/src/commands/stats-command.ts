@@ -1,10 +1,10 @@
 /** `switchboard stats [server...]`: calls, errors, latency and last use per server and tool, from the registry store. */
 import { existsSync } from 'node:fs';
 import type { StoredServer, ToolUsage } from '@switchboard/core';
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CliCommand } from '../cli-command.js';
 import { ExitCode } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
-import { homeOf, printJson } from '../cli-session.js';
+import { printJson, storePathOf } from '../cli-session.js';
 
 const help = `Usage:
   switchboard stats [server...] [--store FILE] [--json]
@@ -14,13 +14,6 @@ tool its calls, errors, latency (p50 / p95 over the most recent calls) and when 
 
 Options:
   --store FILE   registry store to read (default: $SWITCHBOARD_STORE, else ~/.switchboard/registry.db)`;
-
-/** Usage of the store a command reads: `--store`, `SWITCHBOARD_STORE`, or the default file. */
-export function storePathOf(context: CommandContext): string {
-  const option = context.values.store;
-  if (typeof option === 'string' && option !== '') return option;
-  return context.io.env.SWITCHBOARD_STORE ?? `${homeOf(context)}/.switchboard/registry.db`;
-}
 
 /** Reads servers and usage from the store at `path`; empty when no file is there yet. */
 export async function readUsage(path: string): Promise<{ servers: StoredServer[]; tools: ToolUsage[] }> {

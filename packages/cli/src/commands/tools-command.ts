@@ -3,10 +3,10 @@ import { classifyToolKind } from '@switchboard/core';
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
-import { connectServers, loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { connectServers, loadCliConfig, pickServers, printJson, storePathOf } from '../cli-session.js';
 import { decideToolApproval } from '../tool-approval.js';
 import { reportFailedServers } from './server-failures.js';
-import { readUsage, storePathOf } from './stats-command.js';
+import { readUsage } from './stats-command.js';
 
 const help = `Usage:
   switchboard tools [server...] [--sort name|usage] [--store FILE]
