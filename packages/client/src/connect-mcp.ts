@@ -143,19 +143,7 @@ export async function connectMcp(
   const metrics = createMetricsRecorder();
   const validator = createSharedValidator();
   const entries = Object.entries(normaliseServers(servers)).filter(([, entry]) => entry.enabled !== false);
-  for (const [name, entry] of entries) {
-    if (
-      typeof entry !== 'object' ||
-      entry === null ||
-      (typeof entry.command !== 'string' && typeof entry.url !== 'string')
-    ) {
-      throw new SwitchboardError({
-        code: 'CONFIG_INVALID',
-        message: `MCP server "${name}": needs "command" (a stdio server) or "url" (an HTTP server).`,
-        context: { server: name },
-      });
-    }
-  }
+  for (const [name, entry] of entries) checkServerEntry(name, entry);
 
   const tools: Record<string, RegisteredTool> = {};
   const ours = new Set(entries.map(([name]) => name));

@@ -9,6 +9,7 @@ import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry
 import { createToolRegistry, SwitchboardError, silentLogger } from '@switchboard/core';
 import type { ToolContext } from './define-tool.js';
 import { createMcpServer, type McpServer } from './mcp-server.js';
+import { republishTool } from './republish-tool.js';
 
 /** The part of a `connectMcp` result the gateway needs (so any compatible set works). */
 export interface GatewayClients {
@@ -122,17 +123,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   function expose(tool: RegisteredTool): void {
     const wrapped = forwardingTool(tool);
-    served.register({
-      server: tool.server,
-      name: tool.originalName,
-      publicName: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
-      ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      ...(wrapped.execute !== undefined ? { execute: wrapped.execute } : {}),
-    });
+    served.register(republishTool(tool, wrapped.execute));
     exposed.set(tool.name, tool);
   }
 

@@ -7,6 +7,7 @@ import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool } from '@swit
 import { createApprovalPolicy, createToolRegistry, SwitchboardError } from '@switchboard/core';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { createMcpServer, type McpServer } from './mcp-server.js';
+import { republishTool } from './republish-tool.js';
 
 /** Runs the agent on one message; resolves with its answer. */
 export type AgentFunction = (message: string, options: { signal: AbortSignal }) => Promise<string>;
@@ -117,17 +118,7 @@ export function serveAgent(options: ServeAgentOptions): McpServer {
     if (isDefinedTool(tool)) {
       server.addTool(tool);
     } else {
-      registry.register({
-        server: tool.server,
-        name: tool.originalName,
-        publicName: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        ...(tool.title !== undefined ? { title: tool.title } : {}),
-        ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
-        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-        ...(tool.execute !== undefined ? { execute: tool.execute } : {}),
-      });
+      registry.register(republishTool(tool));
     }
   }
   return server;
