@@ -16,9 +16,10 @@ import {
   typeList,
 } from './json-schema-utilities.js';
 import { appendPointer, type ConversionResult, displayPointer, type LossyChange } from './lossy-change.js';
-import { mergeSchemas, normalizeSchema } from './normalize-schema.js';
+import { normalizeSchema } from './normalize-schema.js';
 import { geminiFormats, geminiSchemaKeywords } from './provider-schema-rules.js';
 import { toRootObjectSchema } from './root-object-schema.js';
+import { convertUnionBranches } from './union-branches.js';
 
 /** A Gemini function declaration. `parameters` is omitted for a tool without arguments. */
 export interface GeminiFunctionDeclaration {
@@ -77,28 +78,11 @@ function report(lossy: LossyChange[], path: string, kind: string, message: strin
 }
 
 function toGeminiSchema(node: JsonSchema, path: string, lossy: LossyChange[]): JsonSchema {
-  let union = node.anyOf;
-  let unionKeyword = 'anyOf';
-  if (Array.isArray(node.oneOf)) {
-    union = Array.isArray(union) ? [...union, ...node.oneOf] : node.oneOf;
-    unionKeyword = 'oneOf';
-    report(
-      lossy,
-      appendPointer(path, 'oneOf'),
-      'union-approximated',
-      '`oneOf` became `anyOf`: that exactly one alternative matches is not enforced.',
-    );
-  }
-  if (Array.isArray(union)) {
-    const { anyOf: _anyOf, oneOf: _oneOf, description, title, ...siblings } = node;
-    const hasSiblings = Object.keys(siblings).length > 0;
-    const branches = union.map((branch, index) => {
-      const branchPath = appendPointer(appendPointer(path, unionKeyword), index);
-      const merged = hasSiblings
-        ? mergeSchemas(siblings, branch as JsonSchema, branchPath, lossy)
-        : (branch as JsonSchema);
-      return toGeminiSchema(merged, branchPath, lossy);
-    });
+  const union = convertUnionBranches(node, path, lossy, (branch, branchPath) =>
+    toGeminiSchema(branch, branchPath, lossy),
+  );
+  if (union !== undefined) {
+    const { branches, description, title } = union;
     // A union with null is Gemini's `nullable`.
     const nonNull = branches.filter((branch) => branch.type !== 'NULL');
     let result: JsonSchema;

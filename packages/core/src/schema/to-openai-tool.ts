@@ -16,13 +16,14 @@ import {
   typeList,
 } from './json-schema-utilities.js';
 import { appendPointer, type ConversionResult, displayPointer, type LossyChange } from './lossy-change.js';
-import { mergeSchemas, normalizeSchema } from './normalize-schema.js';
+import { normalizeSchema } from './normalize-schema.js';
 import {
   openAIStrictCommonKeywords,
   openAIStrictFormats,
   openAIStrictTypeKeywords,
 } from './provider-schema-rules.js';
 import { toRootObjectSchema } from './root-object-schema.js';
+import { convertUnionBranches } from './union-branches.js';
 
 /** An OpenAI function tool (Chat Completions `tools[]` entry). */
 export interface OpenAIFunctionTool {
@@ -101,30 +102,12 @@ function toStrictSchema(node: JsonSchema, path: string, lossy: LossyChange[]): J
     );
     return { type: 'null' };
   }
-  let union = node.anyOf;
-  let unionKeyword = 'anyOf';
-  if (Array.isArray(node.oneOf)) {
-    union = Array.isArray(union) ? [...union, ...node.oneOf] : node.oneOf;
-    unionKeyword = 'oneOf';
-    report(
-      lossy,
-      appendPointer(path, 'oneOf'),
-      'union-approximated',
-      '`oneOf` became `anyOf`: that exactly one alternative matches is not enforced.',
-    );
-  }
-  if (Array.isArray(union)) {
-    const { anyOf: _anyOf, oneOf: _oneOf, description, title, ...siblings } = node;
-    const hasSiblings = Object.keys(siblings).length > 0;
-    const result: JsonSchema = {
-      anyOf: union.map((branch, index) => {
-        const branchPath = appendPointer(appendPointer(path, unionKeyword), index);
-        const merged = hasSiblings
-          ? mergeSchemas(siblings, branch as JsonSchema, branchPath, lossy)
-          : (branch as JsonSchema);
-        return toStrictSchema(merged, branchPath, lossy);
-      }),
-    };
+  const union = convertUnionBranches(node, path, lossy, (branch, branchPath) =>
+    toStrictSchema(branch, branchPath, lossy),
+  );
+  if (union !== undefined) {
+    const { branches, description, title } = union;
+    const result: JsonSchema = { anyOf: branches };
     if (typeof description === 'string') result.description = description;
     if (typeof title === 'string') result.title = title;
     return result;
