@@ -25,3 +25,17 @@ export function toJsonRpcMessages(value: unknown): JSONRPCMessage[] | undefined 
   if (Array.isArray(value)) return value.every(isJsonRpcMessage) ? value : undefined;
   return isJsonRpcMessage(value) ? [value] : undefined;
 }
+
+/** Parses one line or frame of text into JSON-RPC messages; undefined when it is not JSON or not JSON-RPC. */
+export function parseJsonRpcMessages(text: string): JSONRPCMessage[] | undefined {
+  try {
+    return toJsonRpcMessages(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a `ws` message event (a Buffer, an ArrayBuffer or a fragmented Buffer list). */
+export function webSocketFrameText(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): string {
+  return isBinary || !Array.isArray(data) ? data.toString() : Buffer.concat(data).toString();
+}

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import { createServerEnvironment } from './default-environment.js';
-import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { LineTailBuffer } from './line-tail-buffer.js';
 import { type ProcessGroupWatchdog, startProcessGroupWatchdog } from './process-group-watchdog.js';
 import { resolveSpawnCommand } from './spawn-command.js';
@@ -255,12 +255,7 @@ class ChildProcessTransport implements StdioTransport {
   }
 
   private handleLine(line: string): void {
-    let messages: JSONRPCMessage[] | undefined;
-    try {
-      messages = toJsonRpcMessages(JSON.parse(line));
-    } catch {
-      messages = undefined;
-    }
+    const messages = parseJsonRpcMessages(line);
     if (messages === undefined) {
       this.onerror?.(
         new SwitchboardError({

@@ -5,7 +5,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import { createStaticHeaders } from './http-headers.js';
-import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 import { redactUrl } from './redact-url.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
@@ -386,12 +386,7 @@ class StreamableHttpTransport implements Transport {
   }
 
   private dispatchJson(text: string, context?: StreamContext): void {
-    let messages: JSONRPCMessage[] | undefined;
-    try {
-      messages = toJsonRpcMessages(JSON.parse(text));
-    } catch {
-      messages = undefined;
-    }
+    const messages = parseJsonRpcMessages(text);
     if (messages === undefined) {
       this.onerror?.(
         this.error(

@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
 import type WebSocket from 'ws';
-import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+import { excerpt, parseJsonRpcMessages, webSocketFrameText } from './json-rpc-message.js';
 
 /**
  * Wraps one accepted WebSocket connection (from a `ws` `WebSocketServer`) as a server-side
@@ -24,13 +24,8 @@ class WebSocketServerTransport implements Transport {
 
   async start(): Promise<void> {
     this.socket.on('message', (data, isBinary) => {
-      const text = isBinary || !Array.isArray(data) ? data.toString() : Buffer.concat(data).toString();
-      let messages: JSONRPCMessage[] | undefined;
-      try {
-        messages = toJsonRpcMessages(JSON.parse(text));
-      } catch {
-        messages = undefined;
-      }
+      const text = webSocketFrameText(data, isBinary);
+      const messages = parseJsonRpcMessages(text);
       if (!messages) {
         this.onerror?.(
           new SwitchboardError({

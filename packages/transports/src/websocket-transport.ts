@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import type WebSocket from 'ws';
 import { createStaticHeaders } from './http-headers.js';
-import { excerpt, toJsonRpcMessages } from './json-rpc-message.js';
+import { excerpt, parseJsonRpcMessages, webSocketFrameText } from './json-rpc-message.js';
 import { redactUrl } from './redact-url.js';
 
 /** Options of {@link createWebSocketTransport}. */
@@ -81,13 +81,8 @@ class WebSocketTransport implements Transport {
     });
     this.logger.debug({ server: this.name, url: this.safeUrl }, 'WebSocket open');
     socket.on('message', (data, isBinary) => {
-      const text = isBinary || !Array.isArray(data) ? data.toString() : Buffer.concat(data).toString();
-      let messages: JSONRPCMessage[] | undefined;
-      try {
-        messages = toJsonRpcMessages(JSON.parse(text));
-      } catch {
-        messages = undefined;
-      }
+      const text = webSocketFrameText(data, isBinary);
+      const messages = parseJsonRpcMessages(text);
       if (!messages) {
         this.onerror?.(
           this.error(
