@@ -4,14 +4,25 @@
  * vs the raw SDK `Client.callTool` on the same server in the same run. 1,000 sequential and 1,000
  * concurrent (16 in flight) calls per side, interleaved in rounds after a warm-up.
  * ratio = switchboard p50 / sdk p50 (sequential).
+ *
+ * Over HTTP two more figures explain the ratio:
+ * - `http.bare`: about the least a client can take — a bare keep-alive `node:http` POST that stops
+ *   at the result event, no JSON-RPC layer, measured in the same rounds (`bareRatio` = bare p50 /
+ *   sdk p50). At 2025-11-25 server-everything sends an SSE priming event first and
+ *   @hono/node-server then waits a timer tick before writing the response, so even the bare client
+ *   takes well over half the SDK's time there.
+ * - `httpPinned`: both clients offering protocol 2025-06-18 (no priming event, no timer).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, type McpConnection } from '../src/index.js';
 
 const json = process.argv.includes('--json');
@@ -69,6 +80,8 @@ async function concurrent(call: Call, count: number, into: number[]): Promise<vo
 interface Sides {
   sdk: Call;
   switchboard: Call;
+  /** Measured in the same rounds, sequential only. */
+  bare?: Call;
 }
 
 interface ModeResult {
@@ -77,17 +90,27 @@ interface ModeResult {
   ratio: number;
 }
 
-async function measure(sides: Sides): Promise<{ sequential: ModeResult; concurrent: ModeResult }> {
+interface Measured {
+  sequential: ModeResult;
+  concurrent: ModeResult;
+  bare?: Stats;
+}
+
+async function measure(sides: Sides): Promise<Measured> {
   await sequential(sides.sdk, warmup, []);
   await sequential(sides.switchboard, warmup, []);
+  if (sides.bare) await sequential(sides.bare, warmup, []);
   const samples = {
     sequential: { sdk: [] as number[], switchboard: [] as number[] },
     concurrent: { sdk: [] as number[], switchboard: [] as number[] },
   };
+  const bareSamples: number[] = [];
   for (let round = 0; round < rounds; round++) {
     // Alternate who goes first so neither side always runs on a warmer (or busier) machine.
-    const order: Array<keyof Sides> = round % 2 === 0 ? ['sdk', 'switchboard'] : ['switchboard', 'sdk'];
+    const order: Array<'sdk' | 'switchboard'> =
+      round % 2 === 0 ? ['sdk', 'switchboard'] : ['switchboard', 'sdk'];
     for (const side of order) await sequential(sides[side], perRound, samples.sequential[side]);
+    if (sides.bare) await sequential(sides.bare, perRound, bareSamples);
     for (const side of order) await concurrent(sides[side], perRound, samples.concurrent[side]);
   }
   const summarise = (mode: 'sequential' | 'concurrent'): ModeResult => {
@@ -95,7 +118,9 @@ async function measure(sides: Sides): Promise<{ sequential: ModeResult; concurre
     const switchboard = stats(samples[mode].switchboard);
     return { sdk, switchboard, ratio: Number((switchboard.p50Us / sdk.p50Us).toFixed(3)) };
   };
-  return { sequential: summarise('sequential'), concurrent: summarise('concurrent') };
+  const result: Measured = { sequential: summarise('sequential'), concurrent: summarise('concurrent') };
+  if (sides.bare) result.bare = stats(bareSamples);
+  return result;
 }
 
 async function freePort(): Promise<number> {
@@ -140,6 +165,75 @@ async function switchboardSide(
   return { connection, call: () => execute(message) };
 }
 
+/** Makes the SDK client offer `version` at initialize (it always offers its latest). */
+function offerVersion<T extends Transport>(transport: T, version: string): T {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) =>
+    send(
+      'method' in message && message.method === 'initialize'
+        ? { ...message, params: { ...message.params, protocolVersion: version } }
+        : message,
+      options,
+    );
+  return transport;
+}
+
+/**
+ * The bare client: a session opened by hand, then keep-alive POSTs that resolve as soon as the
+ * result event is in (as a lean client would), with nothing parsed beyond finding it.
+ */
+async function bareSide(url: string, version: string): Promise<{ call: Call; close: () => void }> {
+  const agent = new http.Agent({ keepAlive: true });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const post = (body: string) =>
+    new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      request.once('response', resolve).once('error', reject).end(body);
+    });
+  const initialize = await post(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bare', version: '0' } },
+    }),
+  );
+  initialize.resume();
+  headers['mcp-session-id'] = String(initialize.headers['mcp-session-id']);
+  headers['mcp-protocol-version'] = version;
+  (await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).resume();
+  let id = 1;
+  const call: Call = async () => {
+    const response = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: id++,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: message },
+      }),
+    );
+    response.setEncoding('utf8');
+    let text = '';
+    await new Promise<void>((resolve, reject) => {
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('"result"') && text.endsWith('\n\n')) resolve();
+      });
+      response.once('end', () => reject(new Error(`no result in ${JSON.stringify(text)}`)));
+      response.once('error', reject);
+    });
+    response.resume();
+  };
+  return { call, close: () => agent.destroy() };
+}
+
 async function sdkSide(
   transport: StdioClientTransport | StreamableHTTPClientTransport,
 ): Promise<{ client: Client; call: Call }> {
@@ -149,8 +243,21 @@ async function sdkSide(
   return { client, call: () => client.callTool({ name: 'echo', arguments: message }) };
 }
 
+// The SDK's HTTP transport hands one long-lived AbortSignal to every fetch, and undici keeps a
+// listener on it per request until garbage collection: Node warns once 1,500 pile up. That is the
+// baseline's own behaviour; count the warnings instead of flooding the output with them.
+let abortListenerWarnings = 0;
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning' && /abort listeners/.test(warning.message)) {
+    abortListenerWarnings++;
+  } else {
+    console.error(warning);
+  }
+});
+
 async function main(): Promise<void> {
-  const results: Record<string, { sequential: ModeResult; concurrent: ModeResult }> = {};
+  const results: Record<string, Measured> = {};
 
   {
     const sdk = await sdkSide(
@@ -170,13 +277,24 @@ async function main(): Promise<void> {
   {
     const server = await startHttpServer();
     try {
-      const sdk = await sdkSide(new StreamableHTTPClientTransport(new URL(server.url)));
-      const switchboard = await switchboardSide({ everything: { url: server.url } });
-      try {
-        results.http = await measure({ sdk: sdk.call, switchboard: switchboard.call });
-      } finally {
-        await sdk.client.close();
-        await switchboard.connection.close();
+      for (const [key, version] of [
+        ['http', LATEST_PROTOCOL_VERSION],
+        ['httpPinned', '2025-06-18'],
+      ] as const) {
+        const pinned = version !== LATEST_PROTOCOL_VERSION;
+        const sdkTransport = new StreamableHTTPClientTransport(new URL(server.url));
+        const sdk = await sdkSide(pinned ? offerVersion(sdkTransport, version) : sdkTransport);
+        const switchboard = await switchboardSide({
+          everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) },
+        });
+        const bare = await bareSide(server.url, version);
+        try {
+          results[key] = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+        } finally {
+          await sdk.client.close();
+          await switchboard.connection.close();
+          bare.close();
+        }
       }
     } finally {
       server.child.kill('SIGKILL');
@@ -190,6 +308,12 @@ async function main(): Promise<void> {
         sdk: result.sequential.sdk,
         switchboard: result.sequential.switchboard,
         ratio: result.sequential.ratio,
+        ...(result.bare
+          ? {
+              bare: result.bare,
+              bareRatio: Number((result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)),
+            }
+          : {}),
         concurrent: result.concurrent,
       };
     }
@@ -212,7 +336,21 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log('\ntargets (sequential): stdio ratio ≤ 1.0, http ratio ≤ 0.5');
+  for (const [transport, result] of Object.entries(results)) {
+    if (!result.bare) continue;
+    console.log(
+      `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}`,
+    );
+  }
+  console.log(
+    `\nhttp runs at protocol ${LATEST_PROTOCOL_VERSION}, httpPinned at 2025-06-18 (both clients pinned).`,
+  );
+  if (abortListenerWarnings > 0) {
+    console.log(
+      `(the SDK's HTTP transport piled up abort listeners on its shared AbortSignal: ${abortListenerWarnings} MaxListenersExceeded warnings, not shown)`,
+    );
+  }
+  console.log('targets (sequential): stdio ratio ≤ 1.0, http ratio ≤ 0.5');
 }
 
 main().then(

@@ -39,6 +39,7 @@ import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
 import { z } from 'zod';
 import { describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
+import { checkProtocolVersion, createProtocolVersionTransport } from './protocol-version-transport.js';
 import { createRedactingLogger } from './redacting-logger.js';
 import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
 import { authSecrets, type ClientAuthOptions } from './server-auth.js';
@@ -95,6 +96,12 @@ export interface McpClientOptions {
   secrets?: string[];
   /** OAuth of a remote server: token store and how a sign-in URL is opened (none by default: `NEEDS_AUTH`). */
   auth?: ClientAuthOptions;
+  /**
+   * Protocol version offered at `initialize`, for a server that misbehaves (or is slower) at the
+   * latest one. The server may still answer with another version it supports.
+   * @default entry.protocolVersion ?? the SDK's latest
+   */
+  protocolVersion?: string;
 }
 
 /** Per-call options of {@link McpClient.callTool}. */
@@ -119,6 +126,8 @@ export interface McpClient {
   readonly sdkClient: Client;
   /** How the server is reached. */
   readonly transportKind: 'stdio' | 'http' | 'sse' | 'ws' | 'custom';
+  /** The protocol version the server chose in `initialize`. */
+  readonly protocolVersion: string | undefined;
   /** What the server said about itself in `initialize`. */
   readonly serverInfo: Implementation | undefined;
   readonly capabilities: ServerCapabilities | undefined;
@@ -183,6 +192,9 @@ export async function createMcpClient(
       : describeUrl(entry.url)
     : 'the given transport';
 
+  const offeredVersion = options.protocolVersion ?? entry?.protocolVersion;
+  // Checked before anything is spawned: a typo here should cost nothing.
+  if (offeredVersion !== undefined) checkProtocolVersion(String(offeredVersion), `MCP server "${name}"`);
   const redactingLogger = createRedactingLogger(logger, redactor);
   let handle: ClientTransportHandle;
   if (entry) {
@@ -206,6 +218,7 @@ export async function createMcpClient(
     requestTimeoutMs,
     target,
     custom: entry === undefined,
+    offeredVersion,
   });
 }
 
@@ -216,6 +229,7 @@ interface ConnectSettings {
   requestTimeoutMs: number;
   target: string;
   custom: boolean;
+  offeredVersion: string | undefined;
 }
 
 async function tryConnect(
@@ -278,8 +292,9 @@ async function tryConnect(
     target: settings.target,
   });
 
+  const transport = createProtocolVersionTransport(handle.transport, settings.offeredVersion);
   try {
-    await sdk.connect(handle.transport, {
+    await sdk.connect(transport, {
       timeout: settings.initializeTimeoutMs,
       maxTotalTimeout: settings.initializeTimeoutMs,
     });
@@ -379,6 +394,7 @@ async function tryConnect(
     name,
     sdkClient: sdk,
     transportKind: settings.custom ? 'custom' : handle.kind,
+    protocolVersion: transport.negotiatedProtocolVersion,
     serverInfo: sdk.getServerVersion(),
     capabilities: sdk.getServerCapabilities(),
     instructions: sdk.getInstructions(),

@@ -40,6 +40,8 @@ export interface ServerStatus {
   toolCount: number;
   /** Server name and version from `initialize`. */
   serverInfo?: { name: string; version: string };
+  /** Protocol version negotiated in `initialize`. */
+  protocolVersion?: string;
 }
 
 /** Supervision settings. */
@@ -282,6 +284,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       }
       const info = current?.serverInfo;
       if (info) status.serverInfo = { name: info.name, version: info.version };
+      if (current?.protocolVersion) status.protocolVersion = current.protocolVersion;
       return status;
     },
     client: () => current,

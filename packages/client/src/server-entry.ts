@@ -33,6 +33,8 @@ export interface ServerEntry {
   approval?: unknown;
   /** `false` skips the server. @default true */
   enabled?: boolean;
+  /** Protocol version offered at `initialize`. @default the SDK's latest */
+  protocolVersion?: string;
   [key: string]: unknown;
 }
 

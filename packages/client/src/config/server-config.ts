@@ -64,6 +64,8 @@ export type ServerConfig = {
   description?: string;
   /** OAuth of a remote server (client id/secret, scopes, grant); `false` turns it off. */
   auth?: ServerAuthConfig | false;
+  /** Protocol version offered at `initialize`, for a server that misbehaves at the latest. @default the latest */
+  protocolVersion?: string;
 };
 
 /** Where a piece of config came from. */

@@ -3,6 +3,8 @@
  * issue names where it is, collects all issues of a file at once, coerces the harmless mistakes
  * users make (numbers in `args`, `streamable-http` spellings) and never quotes env or header values.
  */
+
+import { supportedProtocolVersions } from '../protocol-version-transport.js';
 import { validateServerAuth } from '../server-auth.js';
 import type { JsonPathSegment } from './jsonc-document.js';
 import type { ApprovalConfig, ApprovalMode, ServerConfig, TransportType } from './server-config.js';
@@ -45,6 +47,7 @@ const knownKeys = new Set([
   'disabled',
   'description',
   'auth',
+  'protocolVersion',
 ]);
 
 /** A short, value-free description of a JSON value's type for messages. */
@@ -238,6 +241,18 @@ export function validateServerEntry(
   for (const key of ['envFile', 'cwd', 'url', 'prefix', 'description'] as const) {
     const value = optionalString(raw, key, path, local);
     if (value !== undefined) config[key] = value;
+  }
+
+  if (raw.protocolVersion !== undefined) {
+    const version = raw.protocolVersion;
+    if (typeof version !== 'string' || !supportedProtocolVersions.includes(version)) {
+      local.issue(
+        [...path, 'protocolVersion'],
+        `expected one of ${supportedProtocolVersions.map((known) => `"${known}"`).join(', ')}, got ${typeof version === 'string' ? `"${version}"` : describeType(version)}. Leave it out to offer the latest.`,
+      );
+    } else {
+      config.protocolVersion = version;
+    }
   }
 
   if (raw.timeouts !== undefined) {

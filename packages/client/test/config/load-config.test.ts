@@ -375,7 +375,7 @@ describe('loadConfig validation', () => {
     "empty": { "description": "nothing to start" },
     "both": { "command": "x", "url": "https://x" },
     "http": { "type": "http", "command": "x" },
-    "bad": { "command": "x", "timeouts": { "connectMs": -1 }, "approval": "sometimes", "enabled": "yes" },
+    "bad": { "command": "x", "timeouts": { "connectMs": -1 }, "approval": "sometimes", "enabled": "yes", "protocolVersion": "2099-01-01" },
     "notAnObject": 42
   },
   "allowedServers": "github"
@@ -399,9 +399,12 @@ describe('loadConfig validation', () => {
     expect(message).toContain('got -1');
     expect(message).toContain('mcpServers.bad.approval (');
     expect(message).toContain('mcpServers.bad.enabled');
+    expect(message).toMatch(
+      /mcpServers\.bad\.protocolVersion .*expected one of .*"2025-06-18".*got "2099-01-01"/,
+    );
     expect(message).toContain('mcpServers.notAnObject');
     expect(message).toContain('allowedServers');
-    expect((error.context.issues as unknown[]).length).toBe(11);
+    expect((error.context.issues as unknown[]).length).toBe(12);
   });
 
   it('normalises transport spellings and coerces numbers in args and env', async () => {
@@ -419,6 +422,7 @@ describe('loadConfig validation', () => {
             timeouts: { connectMs: 5000, callMs: 60000 },
             approval: { mode: 'always', allow: ['read_*'], deny: ['delete_*'] },
             description: 'GitHub',
+            protocolVersion: '2025-06-18',
           },
         },
       }),
@@ -438,6 +442,7 @@ describe('loadConfig validation', () => {
       timeouts: { connectMs: 5000, callMs: 60000 },
       approval: { mode: 'always', allow: ['read_*'], deny: ['delete_*'] },
       description: 'GitHub',
+      protocolVersion: '2025-06-18',
     });
   });
 
