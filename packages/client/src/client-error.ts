@@ -22,7 +22,8 @@ export type ClientErrorCode =
   | 'APPROVAL_REQUIRED'
   | 'APPROVAL_DENIED'
   | 'SERVER_NOT_FOUND'
-  | 'CLIENT_CLOSED';
+  | 'CLIENT_CLOSED'
+  | 'OUTPUT_INVALID';
 
 /** Codes meaning the connection (not the request) failed: the server may be respawned and idempotent calls retried. */
 const connectionCodes = new Set<string>([

@@ -8,6 +8,7 @@ import {
   type ArgumentValidator,
   createApprovalPolicy,
   createArgumentValidator,
+  SwitchboardError,
   type WrapToolResultOptions,
   wrapToolResult,
 } from '@switchboard/core';
@@ -71,6 +72,31 @@ export function createCoreToolSteps(options: CoreToolStepsOptions): ToolSteps {
       return (args) => {
         const outcome = validator.validate(target, args);
         if (!outcome.valid) throw outcome.error;
+      };
+    },
+    compileOutputCheck(tool) {
+      // The SDK's Client.callTool makes the same two checks; a model should not be handed
+      // structured data that contradicts the schema it was promised.
+      const target = { name: tool.name, inputSchema: tool.outputSchema };
+      const where = `Tool "${tool.name}" (server "${tool.server}")`;
+      const fail = (detail: string, problems: unknown[] = []) =>
+        new SwitchboardError({
+          code: 'OUTPUT_INVALID',
+          message: `${where} ${detail} The server has to fix the tool's output or its outputSchema.`,
+          context: { server: tool.server, tool: tool.originalName, publicName: tool.name, problems },
+        });
+      return (result) => {
+        if (result.isError === true) return;
+        if (result.structuredContent === undefined) {
+          throw fail('declares an outputSchema but returned no structuredContent.');
+        }
+        const outcome = validator.validate(target, result.structuredContent);
+        if (outcome.valid) return;
+        const listed = outcome.problems.slice(0, 5).map((problem) => problem.message);
+        throw fail(
+          `returned structuredContent that does not match its outputSchema: ${listed.join('; ')}.`,
+          outcome.problems,
+        );
       };
     },
     decideApproval: (tool) => policy.decide(tool),

@@ -14,7 +14,7 @@ import {
 } from '@switchboard/core';
 import type { CallToolOptions } from './mcp-client.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
-import type { ArgumentCheck, ToolApproval, ToolSteps } from './tool-steps.js';
+import type { ArgumentCheck, OutputCheck, ToolApproval, ToolSteps } from './tool-steps.js';
 
 /** What the `approve` callback is asked about. */
 export interface ApprovalPrompt {
@@ -85,6 +85,9 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
   const description = tool.description ?? '';
   const inputSchema = tool.inputSchema as Record<string, unknown>;
   let check: ArgumentCheck | undefined;
+  const outputSchema = tool.outputSchema as Record<string, unknown> | undefined;
+  // null: the tool has no output schema (or the steps cannot check one); decided on first call.
+  let outputCheck: OutputCheck | null | undefined;
   let approval: ToolApproval | undefined;
   let publicName: string | undefined;
 
@@ -141,6 +144,18 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     let result: CallToolResult;
     try {
       result = await call(originalName, args, callOptionsOf(executeOptions), retrySafe);
+    } catch (error) {
+      counter.record(performance.now() - started, true);
+      throw error;
+    }
+    if (outputCheck === undefined) {
+      outputCheck =
+        outputSchema !== undefined && steps.compileOutputCheck
+          ? steps.compileOutputCheck({ name: publicName, server, originalName, outputSchema })
+          : null;
+    }
+    try {
+      outputCheck?.(result);
     } catch (error) {
       counter.record(performance.now() - started, true);
       throw error;

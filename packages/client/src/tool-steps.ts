@@ -9,6 +9,9 @@ import type { RegisteredTool, ToolAnnotations } from '@switchboard/core';
 /** Checks arguments before they are sent; throws a `VALIDATION_FAILED` error naming the tool and the problems. */
 export type ArgumentCheck = (args: Record<string, unknown>) => void;
 
+/** Checks a result against the tool's output schema; throws an `OUTPUT_INVALID` error naming the tool and the problems. */
+export type OutputCheck = (result: CallToolResult) => void;
+
 /** An approval decision for one tool. */
 export interface ToolApproval {
   decision: 'allow' | 'ask' | 'deny';
@@ -21,6 +24,15 @@ export interface ToolSteps {
   compileArgumentCheck(
     tool: Pick<RegisteredTool, 'name' | 'server' | 'originalName' | 'inputSchema'>,
   ): ArgumentCheck;
+  /**
+   * Compiles the check of a tool's structured output (tools that declare an `outputSchema`).
+   * Optional so that steps written before it keep working; without it outputs are not checked.
+   */
+  compileOutputCheck?(
+    tool: Pick<RegisteredTool, 'name' | 'server' | 'originalName'> & {
+      outputSchema: Record<string, unknown>;
+    },
+  ): OutputCheck;
   /** Decides whether a tool may run. */
   decideApproval(tool: {
     name: string;
