@@ -393,7 +393,12 @@ async function tryConnect(
   const client: McpClient = {
     name,
     sdkClient: sdk,
-    transportKind: settings.custom ? 'custom' : handle.kind,
+    // A URL entry starts as Streamable HTTP; the transport may have fallen back to legacy SSE.
+    transportKind: settings.custom
+      ? 'custom'
+      : (handle.transport as { usesSseFallback?: boolean }).usesSseFallback === true
+        ? 'sse'
+        : handle.kind,
     protocolVersion: transport.negotiatedProtocolVersion,
     serverInfo: sdk.getServerVersion(),
     capabilities: sdk.getServerCapabilities(),

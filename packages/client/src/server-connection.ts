@@ -270,9 +270,11 @@ export function createServerConnection(options: ServerConnectionOptions): Server
   return {
     name,
     status() {
+      const kind = current?.transportKind;
       const status: ServerStatus = {
         state,
-        transport,
+        // The connected client knows better (a URL entry may have fallen back to legacy SSE).
+        transport: kind === 'sse' ? 'sse' : transport,
         circuit: breaker.state,
         consecutiveFailures: breaker.consecutiveFailures,
         respawns,

@@ -37,6 +37,7 @@ describe('createMcpClient', () => {
     servers.push(server);
     const client = await createMcpClient('everything-sse', { url: server.url });
     open.push(client);
+    expect(client.transportKind).toBe('sse');
     const result = await client.callTool('echo', { message: 'over sse' });
     expect(JSON.stringify(result.content)).toContain('over sse');
   });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type McpClient } from '../src/index.js';
 import { everythingStdio, type HttpServer, startEverythingHttp } from './helpers/servers.js';
 
-describe('protocol version', () => {
+describe('what a session negotiated: protocol version and transport', () => {
   const open: McpClient[] = [];
   const servers: HttpServer[] = [];
   afterEach(async () => {
@@ -42,6 +42,17 @@ describe('protocol version', () => {
         state: 'connected',
         protocolVersion: '2025-03-26',
       });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('shows a URL entry that fell back to legacy SSE as sse in status()', async () => {
+    const server = await startEverythingHttp('sse');
+    servers.push(server);
+    const connection = await connectMcp({ legacy: { url: server.url } });
+    try {
+      expect(connection.status().legacy).toMatchObject({ state: 'connected', transport: 'sse' });
     } finally {
       await connection.close();
     }

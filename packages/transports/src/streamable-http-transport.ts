@@ -137,6 +137,11 @@ class StreamableHttpTransport implements Transport {
     if (this.closed) throw this.error('TRANSPORT_ERROR', 'the transport was closed; create a new one');
   }
 
+  /** True once the server refused Streamable HTTP and the session runs over legacy HTTP+SSE. */
+  get usesSseFallback(): boolean {
+    return this.fallback !== undefined;
+  }
+
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
     this.fallback?.setProtocolVersion?.(version);
