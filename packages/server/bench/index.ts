@@ -3,9 +3,10 @@
  * a warm-up, in one run:
  * - server cost over HTTP: a minimal keep-alive client posting JSON-RPC against our server
  *   (stateless JSON mode, session mode) and against server-everything (SDK defaults, Streamable HTTP);
+ *   and, as the floor no server can beat, against a bare `node:http` echo (`floor-server.ts`);
  * - server cost over stdio: the same minimal client against both servers;
  * - full stack: @switchboard/client → our server vs the raw SDK client → server-everything.
- * ratio = our best p50 / reference p50 (lower is better).
+ * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -25,6 +26,7 @@ const require = createRequire(import.meta.url);
 const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
 const everything = join(everythingDir, 'dist', 'index.js');
 const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
 const log = (line: string) => {
@@ -224,26 +226,45 @@ const round2 = (value: number) => Math.round(value * 1000) / 1000;
 
 try {
   // HTTP: server cost.
-  const [referencePort, statelessPort, sessionPort] = [await freePort(), await freePort(), await freePort()];
+  const [referencePort, statelessPort, sessionPort, floorPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   start([everything, 'streamableHttp'], { PORT: String(referencePort) });
   start(['--import', 'tsx', ourServer, 'stateless', String(statelessPort)]);
   start(['--import', 'tsx', ourServer, 'session', String(sessionPort)]);
+  start(['--import', 'tsx', floorServer, String(floorPort)]);
   const referenceUrl = `http://127.0.0.1:${referencePort}/mcp`;
   const statelessUrl = `http://127.0.0.1:${statelessPort}/mcp`;
   const sessionUrl = `http://127.0.0.1:${sessionPort}/mcp`;
-  await Promise.all([waitForHttp(referenceUrl), waitForHttp(statelessUrl), waitForHttp(sessionUrl)]);
+  const floorUrl = `http://127.0.0.1:${floorPort}/mcp`;
+  await Promise.all([
+    waitForHttp(referenceUrl),
+    waitForHttp(statelessUrl),
+    waitForHttp(sessionUrl),
+    waitForHttp(floorUrl),
+  ]);
   const reference = createHttpPoster(referenceUrl);
   const stateless = createHttpPoster(statelessUrl);
   const session = createHttpPoster(sessionUrl);
+  const floor = createHttpPoster(floorUrl);
   await reference.initialize();
   await session.initialize();
   log(`http: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
-  const http = await measure({ reference: reference.echo, stateless: stateless.echo, session: session.echo });
-  for (const poster of [reference, stateless, session]) poster.close();
+  const http = await measure({
+    reference: reference.echo,
+    stateless: stateless.echo,
+    session: session.echo,
+    floor: floor.echo,
+  });
+  for (const poster of [reference, stateless, session, floor]) poster.close();
+  const referenceP50 = (http.reference as Stats).p50Us;
   const httpRatio = round2(
-    Math.min((http.stateless as Stats).p50Us, (http.session as Stats).p50Us) /
-      (http.reference as Stats).p50Us,
+    Math.min((http.stateless as Stats).p50Us, (http.session as Stats).p50Us) / referenceP50,
   );
+  const floorRatio = round2((http.floor as Stats).p50Us / referenceP50);
 
   // stdio: server cost.
   const referenceStdio = createStdioCaller(start([everything, 'stdio']));
@@ -272,7 +293,7 @@ try {
   );
 
   const report = {
-    http: { ...http, ratio: httpRatio },
+    http: { ...http, ratio: httpRatio, floorRatio },
     stdio: { ...stdio, ratio: stdioRatio },
     fullStack: { ...fullStack, ratio: fullStackRatio },
   };
@@ -284,6 +305,7 @@ try {
     log('\nHTTP (minimal keep-alive client; reference = server-everything streamableHttp)');
     for (const [name, stats] of Object.entries(http)) log(row(name, stats));
     log(`  ratio (best of ours / reference, p50): ${httpRatio}   target ≤ 0.3`);
+    log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
     log('\nstdio (minimal client; reference = server-everything stdio)');
     for (const [name, stats] of Object.entries(stdio)) log(row(name, stats));
     log(`  ratio: ${stdioRatio}   target ≤ 1.0`);
