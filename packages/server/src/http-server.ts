@@ -106,14 +106,13 @@ function sendJson(
   response: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
+  // Status, headers and body in one writeHead/end, headers as a flat array: no header map to build.
+  const raw = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(text))];
+  if (headers !== undefined) for (const name in headers) raw.push(name, headers[name] as string);
+  response.writeHead(status, raw);
   response.end(text);
 }
 
@@ -142,9 +141,16 @@ function readBody(
     return Promise.resolve(undefined);
   }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    // Usually the whole body is one chunk: no array until a second one comes.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
     let done = false;
+    const gone = () => {
+      if (done) return;
+      done = true;
+      resolve(undefined);
+    };
     request.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
@@ -157,24 +163,18 @@ function readBody(
         resolve(undefined);
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else if (more === undefined) more = [first, chunk];
+      else more.push(chunk);
     });
     request.on('end', () => {
       if (done) return;
       done = true;
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+      resolve(more !== undefined ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
     });
-    request.on('error', () => {
-      if (done) return;
-      done = true;
-      resolve(undefined);
-    });
+    request.on('error', gone);
     // A client that goes away mid-body never sends 'end': give up, so shutdown does not wait for it.
-    request.on('close', () => {
-      if (done) return;
-      done = true;
-      resolve(undefined);
-    });
+    request.on('close', gone);
   });
 }
 
@@ -238,11 +238,17 @@ export async function serveHttp(
   let closing = false;
   let drained: (() => void) | undefined;
 
+  // The last Host and Origin that passed: a client sends the same ones on every request.
+  let lastAllowedHost: string | undefined;
+  let lastAllowedOrigin: string | undefined;
+
   function checkHostAndOrigin(request: IncomingMessage, response: ServerResponse): boolean {
     const hostHeader = request.headers.host;
-    if (loopback || allowedHosts.size > 0) {
+    if ((loopback || allowedHosts.size > 0) && (hostHeader === undefined || hostHeader !== lastAllowedHost)) {
       const hostname = hostHeader ? hostnameOf(hostHeader) : '';
-      if (!isLoopbackHost(hostname) && !allowedHosts.has(hostname)) {
+      if (isLoopbackHost(hostname) || allowedHosts.has(hostname)) {
+        lastAllowedHost = hostHeader;
+      } else {
         wireError(
           response,
           403,
@@ -254,6 +260,7 @@ export async function serveHttp(
     }
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== 'null') {
+      if (origin === lastAllowedOrigin) return true;
       let originHost = '';
       try {
         originHost = new URL(origin).hostname;
@@ -262,6 +269,7 @@ export async function serveHttp(
         wireError(response, 403, -32000, `Forbidden: Origin "${origin}" is not allowed.`);
         return false;
       }
+      lastAllowedOrigin = origin;
     } else if (origin === 'null') {
       wireError(response, 403, -32000, 'Forbidden: Origin "null" is not allowed.');
       return false;
@@ -289,14 +297,17 @@ export async function serveHttp(
     const active = dispatcher ?? (await (dispatcherReady as Promise<RequestDispatcher>));
     const extra = { requestInfo: { headers: request.headers } };
     const stream = !options.json && (request.headers.accept ?? '').includes('text/event-stream');
-    const cancels: Array<() => void> = [];
+    // A batch registers one 'close' listener for all its requests, not one each.
+    let cancels: Array<() => void> | undefined;
     const onCancel = (cancel: () => void) => {
-      if (cancels.length === 0) {
-        response.once('close', () => {
-          if (!response.writableFinished) for (const run of cancels) run();
-        });
+      if (cancels !== undefined) {
+        cancels.push(cancel);
+        return;
       }
-      cancels.push(cancel);
+      cancels = [cancel];
+      response.on('close', () => {
+        if (!response.writableFinished) for (const run of cancels as Array<() => void>) run();
+      });
     };
 
     // One message (the common case): no arrays, no Promise.all.
@@ -610,25 +621,30 @@ export async function serveHttp(
     await handleMcp(request, response, verified);
   }
 
+  function failed(response: ServerResponse, error: unknown): void {
+    logger.error({ error: error instanceof Error ? error.message : String(error) }, 'HTTP request failed');
+    if (!response.headersSent) wireError(response, 500, JsonRpcErrorCode.InternalError, 'Internal error');
+    else response.end();
+  }
+  function settled(): void {
+    inFlight -= 1;
+    if (inFlight === 0) drained?.();
+  }
+
   const httpServer: NodeHttpServer = createServer((request, response) => {
-    inFlight += 1;
     // A GET SSE stream in session mode stays open for the session's life: it is not a call to drain.
-    const counts = !(request.method === 'GET' && pathnameIsMcp(request.url));
-    if (!counts) inFlight -= 1;
-    handle(request, response)
-      .catch((error: unknown) => {
-        logger.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'HTTP request failed',
-        );
-        if (!response.headersSent) wireError(response, 500, JsonRpcErrorCode.InternalError, 'Internal error');
-        else response.end();
-      })
-      .finally(() => {
-        if (!counts) return;
-        inFlight -= 1;
-        if (inFlight === 0) drained?.();
-      });
+    if (request.method === 'GET' && pathnameIsMcp(request.url)) {
+      handle(request, response).catch((error: unknown) => failed(response, error));
+      return;
+    }
+    inFlight += 1;
+    handle(request, response).then(settled, (error: unknown) => {
+      try {
+        failed(response, error);
+      } finally {
+        settled();
+      }
+    });
   });
   function pathnameIsMcp(url: string | undefined): boolean {
     const value = url ?? '/';

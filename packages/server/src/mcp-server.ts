@@ -56,6 +56,7 @@ import {
   silentLogger,
 } from '@switchboard/core';
 import { z } from 'zod';
+import { CallAbort } from './call-abort.js';
 import type { DefinedTool, ToolContext, ToolReturnValue } from './define-tool.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type {
@@ -415,7 +416,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   async function runTool(
     name: string,
     args: unknown,
-    signal: AbortSignal,
+    abort: CallAbort,
     context: ToolContext | undefined,
   ): Promise<CallToolResult> {
     const tool = exposedTools().get(name);
@@ -436,13 +437,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       );
     }
     try {
+      // A getter: the signal is made only for tools that read it (local tools read the context's).
       const value = await tool.execute((args ?? {}) as Record<string, unknown>, {
-        signal,
-        ...(context ? { toolContext: context } : {}),
+        get signal() {
+          return abort.signal;
+        },
+        toolContext: context,
       });
       return toCallToolResult(value as ToolReturnValue, tool.outputSchema !== undefined);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (abort.aborted) throw error;
       logger.debug(
         { tool: name, error: error instanceof Error ? error.message : String(error) },
         'tool failed',
@@ -547,7 +551,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema) as never,
         closeResponseStream: () => extra.closeSSEStream?.(),
       };
-      return runTool(name, args, extra.signal, context);
+      return runTool(name, args, new CallAbort(extra.signal), context);
     });
 
     if (caps.resources) {
@@ -649,7 +653,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       };
     });
 
-    const active = new Map<string | number, AbortController>();
+    const active = new Map<string | number, CallAbort>();
     const lane: FastLane = {
       handle(message, send, extra) {
         const { id, method } = message;
@@ -686,16 +690,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         ) {
           return undefined;
         }
-        const controller = new AbortController();
-        active.set(id, controller);
-        const signal = controller.signal;
+        const abort = new CallAbort();
+        active.set(id, abort);
         const related = { relatedRequestId: id };
         const context: ToolContext = {
-          signal,
+          get signal() {
+            return abort.signal;
+          },
           requestId: id,
-          ...(protocol.transport?.sessionId !== undefined ? { sessionId: protocol.transport.sessionId } : {}),
           progress: async (progress, total, progressMessage) => {
-            if (progressToken === undefined || signal.aborted) return;
+            if (progressToken === undefined || abort.aborted) return;
             await send(
               {
                 jsonrpc: '2.0',
@@ -711,7 +715,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             );
           },
           log: async (level, data, loggerName) => {
-            if (signal.aborted) return;
+            if (abort.aborted) return;
             if (
               state.logLevel !== undefined &&
               loggingLevels.indexOf(level) < loggingLevels.indexOf(state.logLevel)
@@ -733,24 +737,26 @@ export function createMcpServer(options: McpServerOptions): McpServer {
               CreateMessageResultSchema,
               {
                 relatedRequestId: id,
-                signal,
+                signal: abort.signal,
               },
             ) as never,
           elicit: (requestParams) =>
             protocol.request({ method: 'elicitation/create', params: requestParams }, ElicitResultSchema, {
               relatedRequestId: id,
-              signal,
+              signal: abort.signal,
             }) as never,
           closeResponseStream: () => extra?.closeSSEStream?.(),
         };
-        return runTool(name, args, signal, context).then(
+        const sessionId = protocol.transport?.sessionId;
+        if (sessionId !== undefined) context.sessionId = sessionId;
+        return runTool(name, args, abort, context).then(
           (result): JSONRPCMessage | undefined => {
             active.delete(id);
-            return signal.aborted ? undefined : { jsonrpc: '2.0', id, result };
+            return abort.aborted ? undefined : { jsonrpc: '2.0', id, result };
           },
           (error: unknown): JSONRPCMessage | undefined => {
             active.delete(id);
-            if (signal.aborted) return undefined;
+            if (abort.aborted) return undefined;
             const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
             const text =
               error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error);
@@ -759,10 +765,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         );
       },
       cancel(requestId, reason) {
-        const controller = active.get(requestId);
-        if (controller === undefined) return false;
+        const abort = active.get(requestId);
+        if (abort === undefined) return false;
         active.delete(requestId);
-        controller.abort(reason ?? 'cancelled by the client');
+        abort.abort(reason ?? 'cancelled by the client');
         return true;
       },
     };
@@ -802,8 +808,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return exposure(tool).exposed;
     },
     callTool(name, args, callOptions = {}) {
-      const signal = callOptions.signal ?? new AbortController().signal;
-      return runTool(name, args, signal, undefined);
+      return runTool(name, args, new CallAbort(callOptions.signal), undefined);
     },
     async notifyResourceUpdated(uri) {
       await Promise.all(

@@ -12,7 +12,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { createErrorResponse, JsonRpcErrorCode } from './json-rpc-message.js';
-import { type FastLane, fastLaneKey, type McpSession } from './mcp-server.js';
+import { type FastLane, type FastLaneSend, fastLaneKey, type McpSession } from './mcp-server.js';
 
 /** Receives the messages a dispatched request produces before its response. */
 export type NotificationSink = (message: JSONRPCMessage) => void;
@@ -41,6 +41,10 @@ export interface RequestDispatcher {
   readonly inFlight: number;
   close(): Promise<void>;
 }
+
+// Most requests send no notifications: they share one sink instead of a closure each.
+const resolvedSend = Promise.resolve();
+const ignoreNotification: FastLaneSend = () => resolvedSend;
 
 interface Pending {
   originalId: string | number;
@@ -87,18 +91,32 @@ export async function createRequestDispatcher(session: McpSession): Promise<Requ
       // Hot methods skip the routing transport and the SDK protocol entirely.
       const onNotification = options.onNotification;
       const fast = lane?.handle(
-        { ...(message as { method: string; params?: Record<string, unknown> }), id: internalId },
-        async (notification) => {
-          onNotification?.(notification);
+        {
+          id: internalId,
+          method: message.method,
+          params: (message as { params?: Record<string, unknown> }).params,
         },
+        onNotification === undefined
+          ? ignoreNotification
+          : (notification) => {
+              onNotification(notification);
+              return resolvedSend;
+            },
         options.extra,
       );
       if (fast !== undefined) {
         options.onCancel?.(() => lane?.cancel(internalId, 'The HTTP request was closed.'));
+        const originalId = message.id;
         return fast.then((response) => {
-          return response === undefined
-            ? (createErrorResponse(message.id, JsonRpcErrorCode.InternalError, 'Request cancelled') as never)
-            : ({ ...response, id: message.id } as JSONRPCMessage);
+          if (response === undefined)
+            return createErrorResponse(
+              originalId,
+              JsonRpcErrorCode.InternalError,
+              'Request cancelled',
+            ) as never;
+          // The lane made this response for this call alone: its id can be put back in place.
+          (response as { id: string | number }).id = originalId;
+          return response;
         });
       }
       return new Promise<JSONRPCMessage>((resolve) => {
