@@ -37,3 +37,26 @@ export class CallAbort {
     this.#controller?.abort(reason);
   }
 }
+
+/**
+ * Base of the objects that hand a call's signal to a tool (its context, its execute options):
+ * `signal` is an own, enumerable property, so a copy made with spread keeps it, yet it is read
+ * (and the `AbortController` made) only when asked for. A shared descriptor defined in the
+ * constructor costs a fraction of an object literal with a getter.
+ */
+export class CallSignalCarrier {
+  declare readonly signal: AbortSignal;
+  readonly #abort: CallAbort;
+  static readonly #signalProperty: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: CallSignalCarrier) {
+      return this.#abort.signal;
+    },
+  };
+
+  constructor(abort: CallAbort) {
+    this.#abort = abort;
+    Object.defineProperty(this, 'signal', CallSignalCarrier.#signalProperty);
+  }
+}

@@ -116,6 +116,13 @@ function sendJson(
   response.end(text);
 }
 
+const sseHeaders = ['content-type', 'text/event-stream', 'cache-control', 'no-cache'];
+
+/** One JSON-RPC message as a Server-Sent Event. */
+function sseEvent(message: unknown): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
 function wireError(
   response: ServerResponse,
   status: number,
@@ -126,55 +133,84 @@ function wireError(
   sendJson(response, status, createErrorResponse(null, code, message), headers);
 }
 
-/** Reads a body up to `limit` bytes; resolves `undefined` (after answering 413) beyond it. */
+/**
+ * Reads a body up to `limit` bytes and calls `done` with it, from the request's 'end' event
+ * itself (no promise turn between the last byte and the work on it); `undefined` when the client
+ * went away or the body was too large (413 already answered).
+ */
 function readBody(
   request: IncomingMessage,
   response: ServerResponse,
   limit: number,
-): Promise<Buffer | undefined> {
+  done: (body: Buffer | undefined) => void,
+): void {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     wireError(response, 413, JsonRpcErrorCode.InvalidRequest, `Request body larger than ${limit} bytes`, {
       connection: 'close',
     });
     request.resume();
-    return Promise.resolve(undefined);
+    done(undefined);
+    return;
   }
-  return new Promise((resolve) => {
-    // Usually the whole body is one chunk: no array until a second one comes.
-    let first: Buffer | undefined;
-    let more: Buffer[] | undefined;
-    let size = 0;
-    let done = false;
-    const gone = () => {
-      if (done) return;
-      done = true;
-      resolve(undefined);
-    };
-    request.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        wireError(response, 413, JsonRpcErrorCode.InvalidRequest, `Request body larger than ${limit} bytes`, {
-          connection: 'close',
-        });
-        request.resume();
-        resolve(undefined);
+  // Usually the whole body is one chunk: no array until a second one comes.
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let finished = false;
+  const gone = () => {
+    if (finished) return;
+    finished = true;
+    done(undefined);
+  };
+  request.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > limit) {
+      finished = true;
+      wireError(response, 413, JsonRpcErrorCode.InvalidRequest, `Request body larger than ${limit} bytes`, {
+        connection: 'close',
+      });
+      request.resume();
+      done(undefined);
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else if (more === undefined) more = [first, chunk];
+    else more.push(chunk);
+  });
+  request.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(more !== undefined ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
+  });
+  // A client that goes away mid-body never sends 'end': give up, so shutdown does not wait for it.
+  // 'close' follows every error too, and a request without an 'error' listener never throws one.
+  request.on('close', gone);
+}
+
+/**
+ * Reads the body and runs `next` on it within the 'end' event; settles when `next` has (at once
+ * when the body never came).
+ */
+function withBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  limit: number,
+  next: (body: Buffer) => Promise<void> | undefined,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    readBody(request, response, limit, (body) => {
+      if (body === undefined) {
+        resolve();
         return;
       }
-      if (first === undefined) first = chunk;
-      else if (more === undefined) more = [first, chunk];
-      else more.push(chunk);
+      try {
+        resolve(next(body));
+      } catch (error) {
+        reject(error);
+      }
     });
-    request.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(more !== undefined ? Buffer.concat(more, size) : (first ?? Buffer.alloc(0)));
-    });
-    request.on('error', gone);
-    // A client that goes away mid-body never sends 'end': give up, so shutdown does not wait for it.
-    request.on('close', gone);
   });
 }
 
@@ -324,16 +360,23 @@ export async function serveHttp(
         return;
       }
       if (!stream) {
-        const answer = await active.request(message, { onCancel, extra });
-        if (!response.destroyed) sendJson(response, 200, answer);
+        // A request answered synchronously is written at once, without a turn of the event loop.
+        const answer = active.request(message, { onCancel, extra });
+        const settled = answer instanceof Promise ? await answer : answer;
+        if (!response.destroyed) sendJson(response, 200, settled);
         return;
       }
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      response.writeHead(200, sseHeaders);
       const writeEvent = (event: unknown) => {
-        if (!response.destroyed) response.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+        if (!response.destroyed) response.write(sseEvent(event));
       };
-      writeEvent(await active.request(message, { onCancel, extra, onNotification: writeEvent }));
-      response.end();
+      const answer = active.request(message, { onCancel, extra, onNotification: writeEvent });
+      if (answer instanceof Promise) {
+        writeEvent(await answer);
+        response.end();
+      } else if (!response.destroyed) {
+        response.end(sseEvent(answer));
+      }
       return;
     }
 
@@ -362,14 +405,16 @@ export async function serveHttp(
       if (!response.destroyed) sendJson(response, 200, answers.concat(responses));
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.writeHead(200, sseHeaders);
     const writeEvent = (event: unknown) => {
-      if (!response.destroyed) response.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+      if (!response.destroyed) response.write(sseEvent(event));
     };
     for (const answer of answers) writeEvent(answer);
     await Promise.all(
       requests.map((message) =>
-        active.request(message, { onCancel, extra, onNotification: writeEvent }).then(writeEvent),
+        Promise.resolve(active.request(message, { onCancel, extra, onNotification: writeEvent })).then(
+          writeEvent,
+        ),
       ),
     );
     response.end();
@@ -467,24 +512,25 @@ export async function serveHttp(
         request.resume();
         return;
       }
-      const raw = await readBody(request, response, maxBodyBytes);
-      if (raw === undefined) return;
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        wireError(response, 400, JsonRpcErrorCode.ParseError, 'Parse error: the body is not valid JSON');
-        return;
-      }
-      if (
-        verified &&
-        protectedResource &&
-        !protectedResource.allowsCalls(verified, body, request, response)
-      ) {
-        return;
-      }
-      if (options.session) await handleSessionRequest(request, response, body);
-      else await handleStatelessPost(request, response, body);
+      await withBody(request, response, maxBodyBytes, (raw) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          wireError(response, 400, JsonRpcErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+          return undefined;
+        }
+        if (
+          verified &&
+          protectedResource &&
+          !protectedResource.allowsCalls(verified, body, request, response)
+        ) {
+          return undefined;
+        }
+        return options.session
+          ? handleSessionRequest(request, response, body)
+          : handleStatelessPost(request, response, body);
+      });
       return;
     }
     if ((method === 'GET' || method === 'DELETE') && options.session) {
@@ -508,7 +554,9 @@ export async function serveHttp(
     response: ServerResponse,
     verified?: VerifiedToken,
   ): Promise<void> {
-    const raw = await readBody(request, response, maxBodyBytes);
+    const raw = await new Promise<Buffer | undefined>((resolve) =>
+      readBody(request, response, maxBodyBytes, resolve),
+    );
     if (raw === undefined) return;
     let body: { tool?: unknown; input?: unknown };
     try {

@@ -56,7 +56,7 @@ import {
   silentLogger,
 } from '@switchboard/core';
 import { z } from 'zod';
-import { CallAbort } from './call-abort.js';
+import { CallAbort, CallSignalCarrier } from './call-abort.js';
 import type { DefinedTool, ToolContext, ToolReturnValue } from './define-tool.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type {
@@ -118,13 +118,19 @@ export const fastLaneKey = Symbol.for('switchboard.server.fastLane');
 /** Sends a message on the session's transport (notifications name the request they belong to). */
 export type FastLaneSend = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
 
+/**
+ * A fast-lane answer: the response itself when the work finished synchronously (no promise to
+ * wait for), else a promise of it (`undefined` when the call was cancelled).
+ */
+export type FastLaneAnswer = JSONRPCMessage | Promise<JSONRPCMessage | undefined>;
+
 /** Handles a request in the fast lane; `undefined` when the SDK path must take it. */
 export interface FastLane {
   handle(
     message: { id: string | number; method: string; params?: Record<string, unknown> },
     send: FastLaneSend,
     extra?: MessageExtraInfo,
-  ): Promise<JSONRPCMessage | undefined> | undefined;
+  ): FastLaneAnswer | undefined;
   /** Aborts a fast-lane call (from `notifications/cancelled`); false when it is not one. */
   cancel(requestId: string | number, reason: unknown): boolean;
 }
@@ -144,7 +150,8 @@ export function withFastLane(transport: Transport, lane: FastLane): Transport {
       if ('id' in message) {
         const answer = lane.handle(message as never, send, extra);
         if (answer !== undefined) {
-          answer.then(
+          // Sent a turn later even when ready now: SDK transports expect answers after onmessage returns.
+          Promise.resolve(answer).then(
             (response) => {
               if (response !== undefined) return transport.send(response, { relatedRequestId: message.id });
             },
@@ -242,6 +249,95 @@ function parseParams<T extends z.ZodType>(schema: T, request: unknown, method: s
   return result.data;
 }
 
+/** Execute options of a registry tool: the call's signal (made only if read) and the context. */
+class ToolExecuteOptions extends CallSignalCarrier {
+  readonly toolContext: ToolContext | undefined;
+  [key: string]: unknown;
+
+  constructor(abort: CallAbort, toolContext: ToolContext | undefined) {
+    super(abort);
+    this.toolContext = toolContext;
+  }
+}
+
+/**
+ * The context of a fast-lane tool call. A class, not an object literal: a literal with a
+ * `signal` getter costs more than the whole call of a simple tool. Its channels are own arrow
+ * functions, so a tool may destructure them.
+ */
+class LaneToolContext extends CallSignalCarrier implements ToolContext {
+  readonly requestId: string | number;
+  sessionId?: string;
+  readonly progress: ToolContext['progress'];
+  readonly log: ToolContext['log'];
+  readonly sample: ToolContext['sample'];
+  readonly elicit: ToolContext['elicit'];
+  readonly closeResponseStream: () => void;
+
+  constructor(
+    abort: CallAbort,
+    id: string | number,
+    progressToken: string | number | undefined,
+    send: FastLaneSend,
+    state: SessionState,
+    extra: MessageExtraInfo | undefined,
+  ) {
+    super(abort);
+    this.requestId = id;
+    const sessionId = state.protocol.transport?.sessionId;
+    if (sessionId !== undefined) this.sessionId = sessionId;
+    const related = { relatedRequestId: id };
+    this.progress = async (progress, total, progressMessage) => {
+      if (progressToken === undefined || abort.aborted) return;
+      await send(
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(progressMessage !== undefined ? { message: progressMessage } : {}),
+          },
+        },
+        related,
+      );
+    };
+    this.log = async (level, data, loggerName) => {
+      if (abort.aborted) return;
+      if (
+        state.logLevel !== undefined &&
+        loggingLevels.indexOf(level) < loggingLevels.indexOf(state.logLevel)
+      ) {
+        return;
+      }
+      await send(
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level, data, ...(loggerName !== undefined ? { logger: loggerName } : {}) },
+        },
+        related,
+      );
+    };
+    this.sample = (requestParams) =>
+      state.protocol.request(
+        { method: 'sampling/createMessage', params: requestParams },
+        CreateMessageResultSchema,
+        { relatedRequestId: id, signal: abort.signal },
+      ) as never;
+    this.elicit = (requestParams) =>
+      state.protocol.request({ method: 'elicitation/create', params: requestParams }, ElicitResultSchema, {
+        relatedRequestId: id,
+        signal: abort.signal,
+      }) as never;
+    this.closeResponseStream = () => extra?.closeSSEStream?.();
+  }
+}
+
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
 const isCallToolResult = (value: unknown): value is CallToolResult =>
   typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
 
@@ -322,6 +418,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const prompts = new Map((options.prompts ?? []).map((prompt) => [prompt.name, prompt]));
   const sessions = new Set<SessionState>();
 
+  // The registry holds a wrapper per local tool; runTool calls the tool itself through this map,
+  // so that a tool that answers synchronously is answered without a promise.
+  const localTools = new WeakMap<NonNullable<RegisteredTool['execute']>, DefinedTool>();
+
   // tools/list is answered from a cache rebuilt only when the registry changes.
   let listCache: Tool[] | undefined;
   let exposedCache: Map<string, RegisteredTool> | undefined;
@@ -393,6 +493,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
   function registerLocal(tool: DefinedTool): void {
     const structured = tool.outputSchema !== undefined;
+    const execute: NonNullable<RegisteredTool['execute']> = async (args, executeOptions) => {
+      const context =
+        (executeOptions?.toolContext as ToolContext | undefined) ??
+        noopContext(executeOptions?.signal ?? new AbortController().signal);
+      const parsed = tool.parse ? (tool.parse(args) as Record<string, unknown>) : args;
+      return toCallToolResult(await tool.execute(parsed, context), structured);
+    };
+    localTools.set(execute, tool);
     registry.register({
       server: localToolServer,
       name: tool.name,
@@ -402,23 +510,21 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ...(tool.title !== undefined ? { title: tool.title } : {}),
       ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
       ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      execute: async (args, executeOptions) => {
-        const context =
-          (executeOptions?.toolContext as ToolContext | undefined) ??
-          noopContext(executeOptions?.signal ?? new AbortController().signal);
-        const parsed = tool.parse ? (tool.parse(args) as Record<string, unknown>) : args;
-        return toCallToolResult(await tool.execute(parsed, context), structured);
-      },
+      execute,
     });
   }
   for (const tool of options.tools ?? []) registerLocal(tool);
 
-  async function runTool(
+  /**
+   * Runs a tool call: the result itself when the tool answered synchronously, else a promise.
+   * Throws (or rejects) only for an unknown tool or a cancelled call.
+   */
+  function runTool(
     name: string,
     args: unknown,
     abort: CallAbort,
     context: ToolContext | undefined,
-  ): Promise<CallToolResult> {
+  ): CallToolResult | Promise<CallToolResult> {
     const tool = exposedTools().get(name);
     if (tool === undefined) {
       const known = [...exposedTools().keys()];
@@ -436,23 +542,36 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         false,
       );
     }
-    try {
-      // A getter: the signal is made only for tools that read it (local tools read the context's).
-      const value = await tool.execute((args ?? {}) as Record<string, unknown>, {
-        get signal() {
-          return abort.signal;
-        },
-        toolContext: context,
-      });
-      return toCallToolResult(value as ToolReturnValue, tool.outputSchema !== undefined);
-    } catch (error) {
+    const structured = tool.outputSchema !== undefined;
+    const failed = (error: unknown): CallToolResult => {
       if (abort.aborted) throw error;
       logger.debug(
         { tool: name, error: error instanceof Error ? error.message : String(error) },
         'tool failed',
       );
       return toErrorResult(error, debug);
+    };
+    let value: unknown;
+    try {
+      const local = localTools.get(tool.execute);
+      const input = (args ?? {}) as Record<string, unknown>;
+      value =
+        local !== undefined
+          ? local.execute(
+              local.parse ? (local.parse(input) as Record<string, unknown>) : input,
+              context ?? noopContext(abort.signal),
+            )
+          : tool.execute(input, new ToolExecuteOptions(abort, context));
+    } catch (error) {
+      return failed(error);
     }
+    if (isPromiseLike(value)) {
+      return Promise.resolve(value).then(
+        (settled) => toCallToolResult(settled as ToolReturnValue, structured),
+        failed,
+      );
+    }
+    return toCallToolResult(value as ToolReturnValue, structured);
   }
 
   function capabilities(): ServerCapabilities {
@@ -660,12 +779,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const params = message.params;
         if (method === 'ping') {
           if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) return undefined;
-          return Promise.resolve({ jsonrpc: '2.0', id, result: {} });
+          return { jsonrpc: '2.0', id, result: {} };
         }
         if (method === 'tools/list') {
           if (params?.cursor !== undefined && typeof params.cursor !== 'string') return undefined;
           if (listCache === undefined) rebuild();
-          return Promise.resolve({ jsonrpc: '2.0', id, result: { tools: listCache as Tool[] } });
+          return { jsonrpc: '2.0', id, result: { tools: listCache as Tool[] } };
         }
         if (method !== 'tools/call' || params === undefined) return undefined;
         const {
@@ -692,77 +811,29 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         }
         const abort = new CallAbort();
         active.set(id, abort);
-        const related = { relatedRequestId: id };
-        const context: ToolContext = {
-          get signal() {
-            return abort.signal;
-          },
-          requestId: id,
-          progress: async (progress, total, progressMessage) => {
-            if (progressToken === undefined || abort.aborted) return;
-            await send(
-              {
-                jsonrpc: '2.0',
-                method: 'notifications/progress',
-                params: {
-                  progressToken,
-                  progress,
-                  ...(total !== undefined ? { total } : {}),
-                  ...(progressMessage !== undefined ? { message: progressMessage } : {}),
-                },
-              },
-              related,
-            );
-          },
-          log: async (level, data, loggerName) => {
-            if (abort.aborted) return;
-            if (
-              state.logLevel !== undefined &&
-              loggingLevels.indexOf(level) < loggingLevels.indexOf(state.logLevel)
-            ) {
-              return;
-            }
-            await send(
-              {
-                jsonrpc: '2.0',
-                method: 'notifications/message',
-                params: { level, data, ...(loggerName !== undefined ? { logger: loggerName } : {}) },
-              },
-              related,
-            );
-          },
-          sample: (requestParams) =>
-            protocol.request(
-              { method: 'sampling/createMessage', params: requestParams },
-              CreateMessageResultSchema,
-              {
-                relatedRequestId: id,
-                signal: abort.signal,
-              },
-            ) as never,
-          elicit: (requestParams) =>
-            protocol.request({ method: 'elicitation/create', params: requestParams }, ElicitResultSchema, {
-              relatedRequestId: id,
-              signal: abort.signal,
-            }) as never,
-          closeResponseStream: () => extra?.closeSSEStream?.(),
+        const context = new LaneToolContext(abort, id, progressToken, send, state, extra);
+        const failed = (error: unknown): JSONRPCMessage | undefined => {
+          active.delete(id);
+          if (abort.aborted) return undefined;
+          const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+          const text =
+            error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error);
+          return { jsonrpc: '2.0', id, error: { code, message: text } };
         };
-        const sessionId = protocol.transport?.sessionId;
-        if (sessionId !== undefined) context.sessionId = sessionId;
-        return runTool(name, args, abort, context).then(
-          (result): JSONRPCMessage | undefined => {
+        let outcome: CallToolResult | Promise<CallToolResult>;
+        try {
+          outcome = runTool(name, args, abort, context);
+        } catch (error) {
+          return failed(error) ?? Promise.resolve(undefined);
+        }
+        if (outcome instanceof Promise) {
+          return outcome.then((result): JSONRPCMessage | undefined => {
             active.delete(id);
             return abort.aborted ? undefined : { jsonrpc: '2.0', id, result };
-          },
-          (error: unknown): JSONRPCMessage | undefined => {
-            active.delete(id);
-            if (abort.aborted) return undefined;
-            const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
-            const text =
-              error instanceof Error ? error.message.replace(/^MCP error -?\d+: /, '') : String(error);
-            return { jsonrpc: '2.0', id, error: { code, message: text } };
-          },
-        );
+          }, failed);
+        }
+        active.delete(id);
+        return { jsonrpc: '2.0', id, result: outcome };
       },
       cancel(requestId, reason) {
         const abort = active.get(requestId);
@@ -807,7 +878,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     isServed(tool) {
       return exposure(tool).exposed;
     },
-    callTool(name, args, callOptions = {}) {
+    async callTool(name, args, callOptions = {}) {
       return runTool(name, args, new CallAbort(callOptions.signal), undefined);
     },
     async notifyResourceUpdated(uri) {

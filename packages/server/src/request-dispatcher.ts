@@ -30,11 +30,14 @@ export interface RequestOptions {
 
 /** Dispatches checked JSON-RPC messages to one shared session. */
 export interface RequestDispatcher {
-  /** Runs one request; resolves with its response (its original id restored). */
+  /**
+   * Runs one request: its response (its original id restored), or a promise of it when the
+   * request did not finish synchronously (a tool that answers at once is answered at once).
+   */
   request(
     message: Extract<JSONRPCMessage, { id: string | number; method: string }>,
     options?: RequestOptions,
-  ): Promise<JSONRPCMessage>;
+  ): JSONRPCMessage | Promise<JSONRPCMessage>;
   /** Delivers a notification (client → server). */
   notify(message: JSONRPCMessage, extra?: MessageExtraInfo): void;
   /** Requests in flight. */
@@ -105,8 +108,13 @@ export async function createRequestDispatcher(session: McpSession): Promise<Requ
         options.extra,
       );
       if (fast !== undefined) {
-        options.onCancel?.(() => lane?.cancel(internalId, 'The HTTP request was closed.'));
+        // The lane makes each response for its call alone: the client's id can be put back in place.
         const originalId = message.id;
+        if (!(fast instanceof Promise)) {
+          (fast as { id: string | number }).id = originalId;
+          return fast;
+        }
+        options.onCancel?.(() => lane?.cancel(internalId, 'The HTTP request was closed.'));
         return fast.then((response) => {
           if (response === undefined)
             return createErrorResponse(
@@ -114,7 +122,6 @@ export async function createRequestDispatcher(session: McpSession): Promise<Requ
               JsonRpcErrorCode.InternalError,
               'Request cancelled',
             ) as never;
-          // The lane made this response for this call alone: its id can be put back in place.
           (response as { id: string | number }).id = originalId;
           return response;
         });

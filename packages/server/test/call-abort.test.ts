@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CallAbort } from '../src/call-abort.js';
+import { CallAbort, CallSignalCarrier } from '../src/call-abort.js';
 
 describe('CallAbort', () => {
   test('a signal asked for before the cancellation is aborted by it, with its reason', () => {
@@ -34,5 +34,18 @@ describe('CallAbort', () => {
     expect(abort.aborted).toBe(false);
     controller.abort('owner');
     expect(abort.aborted).toBe(true);
+  });
+});
+
+describe('CallSignalCarrier', () => {
+  test('signal is an own enumerable property, kept by spread, and follows the call', () => {
+    const abort = new CallAbort();
+    const carrier = new CallSignalCarrier(abort);
+    expect(Object.keys(carrier)).toContain('signal');
+    const copy = { ...carrier };
+    expect(copy.signal).toBe(carrier.signal);
+    abort.abort('gone');
+    expect(copy.signal.aborted).toBe(true);
+    expect(copy.signal.reason).toBe('gone');
   });
 });

@@ -252,6 +252,46 @@ describe('serve over HTTP', () => {
     await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
   });
 
+  test('stateless: a tool that copies its context with spread still gets the cancellation', async () => {
+    let aborted = false;
+    const { createMcpServer } = await import('../src/index.js');
+    const server = createMcpServer({
+      name: 'cancel-copy',
+      version: '1',
+      tools: [
+        defineTool({
+          name: 'wait',
+          description: 'waits until cancelled, on a copy of its context',
+          execute: (_args, context) => {
+            const copy = { ...context };
+            expect(Object.keys(copy)).toContain('signal');
+            return new Promise((resolve) => {
+              copy.signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve('cancelled');
+              });
+            });
+          },
+        }),
+      ],
+    });
+    const handle = await serve(server, { transport: { type: 'http', port: 0, json: true } });
+    cleanups.push(() => handle.close());
+    const request = httpRequest(handle.url as string, { method: 'POST', headers: jsonHeaders });
+    request.on('error', () => {});
+    request.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: {} },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    request.destroy();
+    await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
+  });
+
   test('a client that goes away mid-body does not hold up shutdown', async () => {
     const handle = await serve(createEchoServer(), {
       transport: { type: 'http', port: 0, drainTimeoutMs: 120_000 },
