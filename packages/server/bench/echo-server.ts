@@ -1,6 +1,17 @@
-/** The bench's server: an `echo` tool like server-everything's. `node --import tsx echo-server.ts stdio|stateless|session [port]`. */
+/**
+ * The bench's server: an `echo` tool like server-everything's.
+ * `node --import tsx echo-server.ts stdio|stateless|session [port]`.
+ *
+ * It runs the built package (`dist/`, what users install; `pnpm bench` builds it first), as the
+ * reference runs its published build: the package's source through tsx costs 10–20 µs more per
+ * HTTP round trip (esbuild's name-keeping wrappers on every closure). `BENCH_SOURCE=src` runs the
+ * source instead.
+ */
 import { z } from 'zod';
-import { createMcpServer, defineTool, serve } from '../src/index.js';
+
+type ServerPackage = typeof import('../src/index.js');
+const entry = process.env.BENCH_SOURCE === 'src' ? '../src/index.js' : '../dist/index.js';
+const { createMcpServer, defineTool, serve } = (await import(entry)) as ServerPackage;
 
 const server = createMcpServer({
   name: 'bench-echo',

@@ -21,7 +21,9 @@ import { createMcpClient } from '@switchboard/client';
 const json = process.argv.includes('--json');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
 const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
-const warmup = Number(process.env.BENCH_WARMUP ?? 300);
+// Enough warm-up calls for every runner to reach its optimised steady state: after 300, V8 was
+// still compiling in the measured rounds (p95 three to six times higher in every row, reference included).
+const warmup = Number(process.env.BENCH_WARMUP ?? 2000);
 const require = createRequire(import.meta.url);
 const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
 const everything = join(everythingDir, 'dist', 'index.js');
