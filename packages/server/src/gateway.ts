@@ -2,12 +2,14 @@
  * `createGateway`: the tools of many upstream MCP servers (a `@switchboard/client` `connectMcp`
  * set) served as one MCP server, namespaced. Upstream `list_changed` flows through the registry;
  * progress and cancellation are forwarded per call; with a tool selector the gateway serves
- * `discover_tools` plus the tools discovered so far instead of everything.
+ * `discover_tools` plus the tools discovered so far instead of everything. The upstreams'
+ * resources, resource templates and prompts are served too (see gateway-catalog.ts).
  */
 import { type ConnectMcpOptions, connectMcp, type McpServers } from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
 import { createToolRegistry, SwitchboardError, silentLogger } from '@switchboard/core';
 import type { ToolContext } from './define-tool.js';
+import { createGatewayCatalog, type GatewayUpstreamClient } from './gateway-catalog.js';
 import { createMcpServer, type McpServer } from './mcp-server.js';
 import { republishTool } from './republish-tool.js';
 
@@ -17,6 +19,10 @@ export interface GatewayClients {
   status(): Record<string, unknown>;
   metrics(): unknown;
   close?(): Promise<void>;
+  /** Names of the upstream servers (needed to serve their resources and prompts). */
+  readonly servers?: readonly string[];
+  /** The live client of an upstream server, if connected (needed to serve its resources and prompts). */
+  client?(server: string): GatewayUpstreamClient | undefined;
 }
 
 /** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
@@ -47,6 +53,13 @@ export interface GatewayOptions {
   approval?: ApprovalPolicy | ApprovalMode;
   /** Serve tools that need a person's approval (they run without asking). @default false */
   allowApprovalTools?: boolean;
+  /**
+   * Serve the upstreams' resources and resource templates (URIs kept, or `<server>+<uri>` when two
+   * upstreams list the same one). @default true
+   */
+  resources?: boolean;
+  /** Serve the upstreams' prompts, namespaced like tools (`mcp__<server>__<prompt>`). @default true */
+  prompts?: boolean;
   logger?: Logger;
   debug?: boolean;
 }
@@ -214,13 +227,36 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
+  const catalog = createGatewayCatalog({
+    source: clients,
+    resources: options.resources ?? true,
+    prompts: options.prompts ?? true,
+    logger,
+  });
+  // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
+  const unsubscribeCatalog = upstream.subscribe(() => catalog.sync());
+  const createSession = server.createSession;
+  const attachedSession: McpServer['createSession'] = (sessionOptions) => {
+    const session = createSession(sessionOptions);
+    catalog.attach(session.protocol, sessionOptions?.stateless ?? false);
+    return session;
+  };
+
   forwardLog = server.log;
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
   const closeServer = server.close;
   const gateway = Object.assign(server, {
     clients,
+    createSession: attachedSession,
+    async connect(transport: Parameters<McpServer['connect']>[0]) {
+      const session = attachedSession();
+      await session.connect(transport);
+      return session;
+    },
     async close() {
       unsubscribe();
+      unsubscribeCatalog();
+      catalog.close();
       await closeServer();
       if (owned) await clients.close?.();
     },

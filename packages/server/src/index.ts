@@ -3,6 +3,7 @@ export type { DefinedTool, ToolContext, ToolDefinition, ToolReturnValue, ZodSche
 export { defineTool, isZodSchema } from './define-tool.js';
 export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } from './gateway.js';
 export { createGateway } from './gateway.js';
+export type { GatewayUpstreamClient } from './gateway-catalog.js';
 export type { BearerAuthOptions, HttpServerHandle, HttpTransportOptions } from './http-server.js';
 export { isLoopbackHost } from './http-server.js';
 export type { CheckedMessage, JsonRpcErrorResponse } from './json-rpc-message.js';

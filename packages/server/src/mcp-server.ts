@@ -231,7 +231,7 @@ interface SessionState {
 }
 
 /** A lenient request schema: only the method is checked by the SDK; params are checked here, to answer -32602. */
-function lenient<M extends string>(method: M) {
+export function lenient<M extends string>(method: M) {
   return z.looseObject({ method: z.literal(method) });
 }
 
@@ -243,7 +243,8 @@ function invalidParams(method: string, error: z.ZodError): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params for "${method}": ${problems}`);
 }
 
-function parseParams<T extends z.ZodType>(schema: T, request: unknown, method: string): z.output<T> {
+/** Parses a request's params with `schema`; a failure becomes a -32602 error naming the method. */
+export function parseParams<T extends z.ZodType>(schema: T, request: unknown, method: string): z.output<T> {
   const result = schema.safeParse(request);
   if (!result.success) throw invalidParams(method, result.error);
   return result.data;
