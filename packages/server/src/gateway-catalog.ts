@@ -21,6 +21,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
+  CompleteRequestSchema,
+  type CompleteResult,
   ErrorCode,
   GetPromptRequestSchema,
   type GetPromptResult,
@@ -42,6 +44,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpClient } from '@switchboard/client';
 import { createToolName, type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
+import type { z } from 'zod';
 import { lenient, parseParams } from './mcp-server.js';
 
 /** What the gateway needs of one upstream server's client (an `McpClient` of `@switchboard/client` fits). */
@@ -50,7 +53,10 @@ export type GatewayUpstreamClient = Pick<
   'listResources' | 'listResourceTemplates' | 'readResource' | 'listPrompts' | 'getPrompt'
 > &
   Partial<
-    Pick<McpClient, 'capabilities' | 'connected' | 'subscribeResource' | 'unsubscribeResource' | 'onClose'>
+    Pick<
+      McpClient,
+      'capabilities' | 'connected' | 'subscribeResource' | 'unsubscribeResource' | 'complete' | 'onClose'
+    >
   > & {
     /** The SDK client, used to receive the upstream's `list_changed` and `resources/updated`. */
     readonly sdkClient?: Pick<McpClient['sdkClient'], 'setNotificationHandler'>;
@@ -158,7 +164,8 @@ export function createGatewayCatalog(options: GatewayCatalogOptions): GatewayCat
   const hookedClients = new WeakSet<object>();
   let known = new Map<string, GatewayUpstreamClient>();
   const resourceRoutes = new Map<string, Route>();
-  const templateRoutes: Array<{ template: UriTemplate; route: Route; prefixed: boolean }> = [];
+  const templateRoutes: Array<{ exposed: string; template: UriTemplate; route: Route; prefixed: boolean }> =
+    [];
   const promptRoutes = new Map<string, Route>();
 
   function upstreams(): Map<string, GatewayUpstreamClient> {
@@ -300,6 +307,7 @@ export function createGatewayCatalog(options: GatewayCatalogOptions): GatewayCat
     templateRoutes.length = 0;
     return entries.map(({ server, item, exposed, prefixed }) => {
       templateRoutes.push({
+        exposed,
         template: new UriTemplate(exposed),
         route: { server, upstream: item.uriTemplate },
         prefixed,
@@ -408,6 +416,34 @@ export function createGatewayCatalog(options: GatewayCatalogOptions): GatewayCat
     }
   }
 
+  /** Completion of a namespaced prompt's or a template's argument, asked of its upstream. */
+  async function complete(params: z.output<typeof CompleteRequestSchema>['params']): Promise<CompleteResult> {
+    const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
+    let route: Route | undefined;
+    let ref: typeof params.ref;
+    if (params.ref.type === 'ref/prompt' ? !options.prompts : !options.resources) return empty;
+    if (params.ref.type === 'ref/prompt') {
+      const name = params.ref.name;
+      if (!promptRoutes.has(name)) await listPrompts();
+      route = promptRoutes.get(name);
+      ref = { type: 'ref/prompt', name: route?.upstream ?? name };
+    } else {
+      const uri = params.ref.uri;
+      if (!templateRoutes.some((entry) => entry.exposed === uri)) await listResourceTemplates();
+      route = templateRoutes.find((entry) => entry.exposed === uri)?.route;
+      ref = { type: 'ref/resource', uri: route?.upstream ?? uri };
+    }
+    if (route === undefined) return empty;
+    const client = upstreams().get(route.server);
+    // An upstream without completion support offers no values (as a local prompt without completers).
+    if (client?.complete === undefined || client.capabilities?.completions === undefined) return empty;
+    try {
+      return await client.complete({ ...params, ref });
+    } catch (error) {
+      throw upstreamError(route.server, 'completion/complete', 'name' in ref ? ref.name : ref.uri, error);
+    }
+  }
+
   function subscribers(uri: string): number {
     let count = 0;
     for (const session of sessions) if (session.subscriptions.has(uri)) count++;
@@ -475,6 +511,12 @@ export function createGatewayCatalog(options: GatewayCatalogOptions): GatewayCat
         return {};
       });
     }
+    // The server's own completion handler knows only local prompts and templates.
+    protocol.removeRequestHandler('completion/complete');
+    protocol.setRequestHandler(lenient('completion/complete'), async (request) => {
+      const { params } = parseParams(CompleteRequestSchema, request, 'completion/complete');
+      return complete(params);
+    });
     if (options.prompts) {
       protocol.setRequestHandler(lenient('prompts/list'), async (request) => {
         parseParams(ListPromptsRequestSchema, request, 'prompts/list');

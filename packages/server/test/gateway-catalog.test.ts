@@ -117,6 +117,32 @@ describe('gateway resources and prompts', () => {
     expect(unknown.message).toContain('mcp__everything__simple-prompt');
   }, 90_000);
 
+  test('completion of prompt arguments and template variables is asked of the upstream', async () => {
+    const { client } = await startGateway({ config: { mcpServers: { everything, again: everything } } });
+    const departments = await client.complete({
+      ref: { type: 'ref/prompt', name: 'mcp__again__completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
+    expect(departments.completion.values.sort()).toEqual(['Sales', 'Support']);
+    const people = await client.complete({
+      ref: { type: 'ref/prompt', name: 'mcp__everything__completable-prompt' },
+      argument: { name: 'name', value: '' },
+      context: { arguments: { department: 'Engineering' } },
+    });
+    expect(people.completion.values).toEqual(['Alice', 'Bob', 'Charlie']);
+    // Both upstreams list the template, so it is served prefixed; the upstream gets its own form.
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'again+demo://resource/dynamic/text/{resourceId}' },
+      argument: { name: 'resourceId', value: '12' },
+    });
+    expect(ids.completion.values).toEqual(['12']);
+    const unknown = await client.complete({
+      ref: { type: 'ref/prompt', name: 'mcp__nowhere__nothing' },
+      argument: { name: 'x', value: '' },
+    });
+    expect(unknown.completion.values).toEqual([]);
+  }, 90_000);
+
   test('an unknown resource is a JSON-RPC error naming the URI and the servers; the gateway keeps serving', async () => {
     const { client } = await startGateway({ config: { mcpServers: { everything, memory } } });
     const notFound = await wireError(client.readResource({ uri: 'nowhere://nothing' }));
