@@ -24,6 +24,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, type McpConnection } from '../src/index.js';
+import { createProtocolVersionTransport } from '../src/protocol-version-transport.js';
 
 const json = process.argv.includes('--json');
 const totalCalls = 1000;
@@ -165,19 +166,6 @@ async function switchboardSide(
   return { connection, call: () => execute(message) };
 }
 
-/** Makes the SDK client offer `version` at initialize (it always offers its latest). */
-function offerVersion<T extends Transport>(transport: T, version: string): T {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) =>
-    send(
-      'method' in message && message.method === 'initialize'
-        ? { ...message, params: { ...message.params, protocolVersion: version } }
-        : message,
-      options,
-    );
-  return transport;
-}
-
 /**
  * The bare client: a session opened by hand, then keep-alive POSTs that resolve as soon as the
  * result event is in (as a lean client would), with nothing parsed beyond finding it.
@@ -234,9 +222,7 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
   return { call, close: () => agent.destroy() };
 }
 
-async function sdkSide(
-  transport: StdioClientTransport | StreamableHTTPClientTransport,
-): Promise<{ client: Client; call: Call }> {
+async function sdkSide(transport: Transport): Promise<{ client: Client; call: Call }> {
   const client = new Client({ name: 'bench-sdk', version: '0.0.0' });
   await client.connect(transport);
   await client.listTools();
@@ -283,7 +269,10 @@ async function main(): Promise<void> {
       ] as const) {
         const pinned = version !== LATEST_PROTOCOL_VERSION;
         const sdkTransport = new StreamableHTTPClientTransport(new URL(server.url));
-        const sdk = await sdkSide(pinned ? offerVersion(sdkTransport, version) : sdkTransport);
+        // The raw SDK client always offers its latest version: pin it with the same layer Switchboard uses.
+        const sdk = await sdkSide(
+          pinned ? createProtocolVersionTransport(sdkTransport, version) : sdkTransport,
+        );
         const switchboard = await switchboardSide({
           everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) },
         });

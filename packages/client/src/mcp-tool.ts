@@ -140,21 +140,16 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
       }
       await ask(args, approval.reason, publicName);
     }
-    const started = performance.now();
-    let result: CallToolResult;
-    try {
-      result = await call(originalName, args, callOptionsOf(executeOptions), retrySafe);
-    } catch (error) {
-      counter.record(performance.now() - started, true);
-      throw error;
-    }
     if (outputCheck === undefined) {
       outputCheck =
         outputSchema !== undefined && steps.compileOutputCheck
           ? steps.compileOutputCheck({ name: publicName, server, originalName, outputSchema })
           : null;
     }
+    const started = performance.now();
+    let result: CallToolResult;
     try {
+      result = await call(originalName, args, callOptionsOf(executeOptions), retrySafe);
       outputCheck?.(result);
     } catch (error) {
       counter.record(performance.now() - started, true);

@@ -7,6 +7,7 @@ import { connectMcp, type McpConnection } from '../src/index.js';
 import {
   everythingStdio,
   fixture,
+  memoryStdio,
   processesWithEnvironment,
   serverScript,
   uniqueMarker,
@@ -31,11 +32,7 @@ describe('connectMcp', () => {
       {
         everything: everythingStdio(),
         files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] },
-        memory: {
-          command: process.execPath,
-          args: [serverScript('server-memory')],
-          env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
-        },
+        memory: memoryStdio(join(dir, 'memory.jsonl')),
       },
       { approval: 'never' },
     );

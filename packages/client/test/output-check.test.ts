@@ -1,13 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SwitchboardError } from '@switchboard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { serverScript } from './helpers/servers.js';
+import { fixture, memoryStdio } from './helpers/servers.js';
 
-const structuredServer = fileURLToPath(new URL('./fixtures/structured-server.mjs', import.meta.url));
+const structuredServer = fixture('structured-server.mjs');
 
 describe('structured output is checked against the tool outputSchema', () => {
   const open: McpConnection[] = [];
@@ -61,13 +60,7 @@ describe('structured output is checked against the tool outputSchema', () => {
   it('accepts the real structured output of server-memory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-output-'));
     const connection = await connectMcp(
-      {
-        memory: {
-          command: process.execPath,
-          args: [serverScript('server-memory')],
-          env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
-        },
-      },
+      { memory: memoryStdio(join(dir, 'memory.jsonl')) },
       { approval: 'never' },
     );
     open.push(connection);

@@ -161,6 +161,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (selector === undefined || exposed.has(event.tool.name)) expose(event.tool);
   });
 
+  const catalog = createGatewayCatalog({
+    source: clients,
+    resources: options.resources ?? true,
+    prompts: options.prompts ?? true,
+    logger,
+  });
   const server = createMcpServer({
     name: options.name ?? 'switchboard-gateway',
     version: options.version ?? '1.0.0',
@@ -170,6 +176,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.debug !== undefined ? { debug: options.debug } : {}),
+    extendSession: (protocol, { stateless }) => catalog.attach(protocol, stateless),
   });
 
   if (selector !== undefined) {
@@ -227,32 +234,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
-  const catalog = createGatewayCatalog({
-    source: clients,
-    resources: options.resources ?? true,
-    prompts: options.prompts ?? true,
-    logger,
-  });
   // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
   const unsubscribeCatalog = upstream.subscribe(() => catalog.sync());
-  const createSession = server.createSession;
-  const attachedSession: McpServer['createSession'] = (sessionOptions) => {
-    const session = createSession(sessionOptions);
-    catalog.attach(session.protocol, sessionOptions?.stateless ?? false);
-    return session;
-  };
 
   forwardLog = server.log;
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
   const closeServer = server.close;
   const gateway = Object.assign(server, {
     clients,
-    createSession: attachedSession,
-    async connect(transport: Parameters<McpServer['connect']>[0]) {
-      const session = attachedSession();
-      await session.connect(transport);
-      return session;
-    },
     async close() {
       unsubscribe();
       unsubscribeCatalog();

@@ -96,6 +96,12 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
   debug?: boolean;
+  /**
+   * Called for every new session (and the stateless endpoint) before it connects, after the
+   * server's own handlers: the place to add capabilities and handlers of one's own (the gateway
+   * serves upstream resources and prompts this way).
+   */
+  extendSession?: (protocol: Server, info: { stateless: boolean }) => void;
 }
 
 /** One protocol endpoint (an SDK `Server`) of a {@link McpServer}: a session, or the shared stateless one. */
@@ -858,6 +864,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     protocol.onclose = () => {
       sessions.delete(state);
     };
+    options.extendSession?.(protocol, { stateless: state.stateless });
     return session;
   }
 

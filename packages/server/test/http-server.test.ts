@@ -49,6 +49,17 @@ function raw(
 }
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Calls the `wait` tool, then drops the connection mid-call as a client that goes away would. */
+async function callWaitThenHangUp(url: string): Promise<void> {
+  const request = httpRequest(url, { method: 'POST', headers: jsonHeaders });
+  request.on('error', () => {});
+  request.end(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  request.destroy();
+}
 const call = (id: number, message: string) =>
   JSON.stringify({
     jsonrpc: '2.0',
@@ -237,18 +248,7 @@ describe('serve over HTTP', () => {
     });
     const handle = await serve(server, { transport: { type: 'http', port: 0, json: true } });
     cleanups.push(() => handle.close());
-    const request = httpRequest(handle.url as string, { method: 'POST', headers: jsonHeaders });
-    request.on('error', () => {});
-    request.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'wait', arguments: {} },
-      }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    request.destroy();
+    await callWaitThenHangUp(handle.url as string);
     await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
   });
 
@@ -277,18 +277,7 @@ describe('serve over HTTP', () => {
     });
     const handle = await serve(server, { transport: { type: 'http', port: 0, json: true } });
     cleanups.push(() => handle.close());
-    const request = httpRequest(handle.url as string, { method: 'POST', headers: jsonHeaders });
-    request.on('error', () => {});
-    request.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'wait', arguments: {} },
-      }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    request.destroy();
+    await callWaitThenHangUp(handle.url as string);
     await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
   });
 

@@ -18,6 +18,15 @@ export function fixture(name: string): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', name);
 }
 
+/** A server entry running server-memory over stdio, keeping its graph in `memoryFile`. */
+export function memoryStdio(memoryFile: string) {
+  return {
+    command: process.execPath,
+    args: [serverScript('server-memory')],
+    env: { MEMORY_FILE_PATH: memoryFile },
+  };
+}
+
 /** A server entry running server-everything over stdio. */
 export function everythingStdio(extra: Record<string, unknown> = {}) {
   return { command: process.execPath, args: [serverScript('server-everything'), 'stdio'], ...extra };
