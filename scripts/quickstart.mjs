@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The README's two quick-start commands (`npm run demo`, `npm test`) land here. A fresh machine has
 // only Node 20 and npm, so this script brings the pinned pnpm through npx, installs the workspace,
-// and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, test).
+// and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, and the
+// test suite twice: on this Node and on Node 24).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNativeAddons } from './native-addons.mjs';
+import { ensureNode24 } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM = 'pnpm@12.4.2';
@@ -38,28 +41,48 @@ run('lint', ['exec', 'biome', 'ci', '.']);
 run('build', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 run('typecheck', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
 
-const report = join(root, '.vitest-report.json');
-rmSync(report, { force: true });
-const tests = spawnSync(
-  'npx',
-  [
-    '-y',
-    PNPM,
-    'exec',
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-  ],
-  { cwd: root, env, stdio: 'inherit' },
-);
-let passed = 0;
-let failed = 0;
-if (existsSync(report)) {
-  const summary = JSON.parse(readFileSync(report, 'utf8'));
-  passed = summary.numPassedTests;
-  failed = summary.numFailedTests + (summary.numRuntimeErrorTestSuites ?? 0);
+/**
+ * One run of the whole vitest suite under `node` (a binary path); returns its counts. The JSON
+ * reporter gives exact numbers; its file is per run so the two runs cannot read each other's.
+ */
+function runSuite(title, node) {
+  const report = join(root, `.vitest-report-${title.replace(/\W+/g, '-')}.json`);
+  rmSync(report, { force: true });
+  console.log(`\n▶ tests on ${title}`);
+  // The binary's own directory first on PATH, so that tests spawning `node` get the same Node.
+  const suiteEnv = { ...env, PATH: `${dirname(node)}${delimiter}${env.PATH}` };
+  const tests = spawnSync(
+    node,
+    [
+      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    { cwd: root, env: suiteEnv, stdio: 'inherit' },
+  );
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(report)) {
+    const summary = JSON.parse(readFileSync(report, 'utf8'));
+    passed = summary.numPassedTests;
+    failed = summary.numFailedTests + (summary.numRuntimeErrorTestSuites ?? 0);
+  }
+  console.log(`\n${title}: ${passed} passed, ${failed} failed`);
+  return { passed, failed, ok: tests.status === 0 && passed > 0 };
 }
+
+// Node 20 (the machine's) first, then Node 24 from the npm registry: users run 22 and 24, and
+// Node 20 reached end of life in April 2026. SWITCHBOARD_SKIP_NODE24=1 skips the second run locally.
+const runs = [runSuite(`Node ${process.versions.node}`, process.execPath)];
+if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
+  const node24 = ensureNode24();
+  console.log('\n▶ native addons for Node 24');
+  ensureNativeAddons([node24]);
+  runs.push(runSuite('Node 24', node24));
+}
+const passed = runs.reduce((sum, run) => sum + run.passed, 0);
+const failed = runs.reduce((sum, run) => sum + run.failed, 0);
 console.log(`\nTotal: ${passed} passed, ${failed} failed`);
-process.exit(tests.status === 0 && passed > 0 ? 0 : 1);
+process.exit(runs.every((run) => run.ok) ? 0 : 1);
