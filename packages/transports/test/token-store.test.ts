@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const record = (serverUrl: string, accessToken: string): StoredAuthorization => ({
-  version: 1,
+  version: 2,
   serverUrl,
   serverName: 'demo',
   tokens: { access_token: accessToken, token_type: 'Bearer' },
