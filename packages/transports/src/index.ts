@@ -5,20 +5,24 @@
  */
 
 export type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-export type { CreateTransportOptions, TransportEntry, TransportType } from './create-transport.js';
-export { createTransport, isStdioTransport, resolveTransportType } from './create-transport.js';
-export { createInMemoryTransportPair } from './in-memory-transport.js';
 export type { AssertionContext, AssertionSource, SecretSource } from './assertion-source.js';
 export { AuthorizationErrorCode } from './authorization-error-code.js';
-export type { AuthorizationAnswer, AuthorizedRequest } from './http-authorization.js';
-export { authorizationHeaders, isDpopNonceChallenge } from './http-authorization.js';
+export type { CreateTransportOptions, TransportEntry, TransportType } from './create-transport.js';
+export { createTransport, isStdioTransport, resolveTransportType } from './create-transport.js';
 export type { IdentityProviderOptions } from './id-jag-assertion.js';
-export type { AuthorizationResponse, LoopbackRedirect, LoopbackRedirectOptions } from './loopback-redirect.js';
+export { createInMemoryTransportPair } from './in-memory-transport.js';
+export type {
+  AuthorizationResponse,
+  LoopbackRedirect,
+  LoopbackRedirectOptions,
+} from './loopback-redirect.js';
 export { startLoopbackRedirect } from './loopback-redirect.js';
 export type { AuthorizationRequest, BearerChallenge } from './oauth-authorization.js';
 export { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 export type { DpopOptions, OAuthGrantType, OAuthProvider, OAuthProviderOptions } from './oauth-provider.js';
 export { createOAuthProvider, needsAuthError } from './oauth-provider.js';
+export type { AuthorizationAnswer, AuthorizedRequest } from './request-authorization.js';
+export { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 export type { SseTransportOptions } from './sse-transport.js';
 export { createSseTransport } from './sse-transport.js';
 export type { StdioExitInfo, StdioTransport, StdioTransportOptions } from './stdio-transport.js';

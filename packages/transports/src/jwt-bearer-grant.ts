@@ -51,7 +51,9 @@ async function discover(provider: OAuthProvider, request: JwtBearerGrantRequest)
     authorizationServerUrl: info.authorizationServerUrl,
     ...(request.resourceMetadataUrl ? { resourceMetadataUrl: String(request.resourceMetadataUrl) } : {}),
     ...(info.resourceMetadata ? { resourceMetadata: info.resourceMetadata } : {}),
-    ...(info.authorizationServerMetadata ? { authorizationServerMetadata: info.authorizationServerMetadata } : {}),
+    ...(info.authorizationServerMetadata
+      ? { authorizationServerMetadata: info.authorizationServerMetadata }
+      : {}),
   };
   await provider.saveDiscoveryState?.(state);
   return {
@@ -88,7 +90,9 @@ function jwtBearerRequester(provider: OAuthProvider, assertion: string): OAuthCl
     redirectToAuthorization: () => undefined,
     saveCodeVerifier: () => undefined,
     codeVerifier: () => '',
-    ...(provider.addClientAuthentication ? { addClientAuthentication: provider.addClientAuthentication } : {}),
+    ...(provider.addClientAuthentication
+      ? { addClientAuthentication: provider.addClientAuthentication }
+      : {}),
     ...(provider.dpop ? { dpop: () => provider.dpop?.() } : {}),
     prepareTokenRequest(scope) {
       const params = new URLSearchParams({ grant_type: jwtBearerGrantType, assertion });
@@ -104,7 +108,10 @@ function jwtBearerRequester(provider: OAuthProvider, assertion: string): OAuthCl
  * authorization server that refuses the assertion (`invalid_grant`, `invalid_scope`,
  * `unauthorized_client`) gets no second try and no other grant type; the refusal is the error.
  */
-export async function runJwtBearerGrant(provider: OAuthProvider, request: JwtBearerGrantRequest): Promise<void> {
+export async function runJwtBearerGrant(
+  provider: OAuthProvider,
+  request: JwtBearerGrantRequest,
+): Promise<void> {
   const discovery = await discover(provider, request);
   const issuer = discovery.metadata?.issuer ?? discovery.authorizationServerUrl;
   const resource = await selectResource(provider, request, discovery);

@@ -63,7 +63,11 @@ export async function startLoopbackRedirect(
         .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
         .end(page('Sign-in failed', 'The authorization server refused the sign-in. You can close this tab.'));
       settle?.({
-        response: { error, ...(description !== undefined ? { errorDescription: description } : {}), ...issued },
+        response: {
+          error,
+          ...(description !== undefined ? { errorDescription: description } : {}),
+          ...issued,
+        },
         ...stated,
       });
       return;

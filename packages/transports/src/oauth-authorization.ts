@@ -1,6 +1,6 @@
 import {
-  AuthorizationServerMismatchError,
   type AuthOptions,
+  AuthorizationServerMismatchError,
   auth,
   InsecureTokenEndpointError,
   IssuerMismatchError,

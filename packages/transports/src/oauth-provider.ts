@@ -16,7 +16,11 @@ import { type AssertionContext, type AssertionSource, readAssertion } from './as
 import { AuthorizationErrorCode } from './authorization-error-code.js';
 import { chooseDpopAlgorithm, createDpopKey, restoreDpopKey } from './dpop-key.js';
 import { createIdJagAssertion, type IdentityProviderOptions } from './id-jag-assertion.js';
-import { type AuthorizationResponse, type LoopbackRedirect, startLoopbackRedirect } from './loopback-redirect.js';
+import {
+  type AuthorizationResponse,
+  type LoopbackRedirect,
+  startLoopbackRedirect,
+} from './loopback-redirect.js';
 import { createFileTokenStore, type StoredAuthorization, type TokenStore } from './token-store.js';
 
 /**
@@ -25,7 +29,11 @@ import { createFileTokenStore, type StoredAuthorization, type TokenStore } from 
  * JWT-bearer grant with the workload's identity token, SEP-1933) and `enterprise_managed` (an
  * ID-JAG from the enterprise IdP, then the JWT-bearer grant, SEP-990).
  */
-export type OAuthGrantType = 'authorization_code' | 'client_credentials' | 'workload_identity' | 'enterprise_managed';
+export type OAuthGrantType =
+  | 'authorization_code'
+  | 'client_credentials'
+  | 'workload_identity'
+  | 'enterprise_managed';
 
 /** DPoP (RFC 9449) settings: sender-constrained tokens, bound to a key only this client holds. */
 export interface DpopOptions {
@@ -124,9 +132,7 @@ function lookupByIssuer<T>(entries: Record<string, T> | undefined, issuer: strin
 
 /** The issuer of the authorization server the cached discovery names. */
 function discoveredIssuer(record: StoredAuthorization | undefined): string | undefined {
-  return (
-    record?.discovery?.authorizationServerMetadata?.issuer ?? record?.discovery?.authorizationServerUrl
-  );
+  return record?.discovery?.authorizationServerMetadata?.issuer ?? record?.discovery?.authorizationServerUrl;
 }
 
 /**

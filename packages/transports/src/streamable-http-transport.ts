@@ -4,11 +4,11 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
-import { authorizationHeaders, isDpopNonceChallenge } from './http-authorization.js';
 import { createStaticHeaders } from './http-headers.js';
 import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 import { redactUrl } from './redact-url.js';
+import { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
 
 /** How lost SSE streams are resumed. */
@@ -170,13 +170,16 @@ class StreamableHttpTransport implements Transport {
   }
 
   /** The headers presenting the access token (and DPoP proof), refreshed first when the provider knows it has expired. */
-  private async authorizationHeaders(provider: OAuthClientProvider, method: string): Promise<Record<string, string>> {
+  private async authorizationHeaders(
+    provider: OAuthClientProvider,
+    method: string,
+  ): Promise<Record<string, string>> {
     const expired = (provider as { accessTokenExpired?: () => Promise<boolean> }).accessTokenExpired;
     if (expired && (await expired.call(provider))) {
       // A failed refresh is not fatal here: the server's 401 runs the whole flow.
       await this.authorize({}).catch(() => undefined);
     }
-    return authorizationHeaders(provider, { method, url: this.url });
+    return accessTokenHeaders(provider, { method, url: this.url });
   }
 
   /** Runs the authorization flow once for all requests that need it at the same time. */
@@ -203,7 +206,7 @@ class StreamableHttpTransport implements Transport {
     const response = await this.requestOnce(method, headers, body);
     const provider = this.options.authProvider;
     const answer = { status: response.statusCode ?? 0, headers: response.headers };
-    if (!provider || !(await isDpopNonceChallenge(provider, answer, this.url))) return response;
+    if (!provider || !(await dpopNonceRetry(provider, answer, this.url))) return response;
     response.resume();
     return this.requestOnce(method, headers, body);
   }

@@ -227,5 +227,9 @@ export function createMemoryTokenStore(): TokenStore {
 }
 
 function storeError(message: string, cause?: unknown): SwitchboardError {
-  return new SwitchboardError({ code: AuthorizationErrorCode.TokenStoreError, message: `Token store: ${message}`, cause });
+  return new SwitchboardError({
+    code: AuthorizationErrorCode.TokenStoreError,
+    message: `Token store: ${message}`,
+    cause,
+  });
 }

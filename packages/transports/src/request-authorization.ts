@@ -1,3 +1,9 @@
+/**
+ * What one HTTP request to an MCP server presents of its OAuth authorization, and what the answer
+ * says back about it: the access token as `Bearer`, or DPoP-bound (RFC 9449) with a fresh proof
+ * per request, and the server's DPoP nonces. The OAuth flow itself (discovery, registration,
+ * sign-in, refresh) is `runAuthorization`; the transport decides when to run it.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DpopSession, OAuthClientProvider } from '@modelcontextprotocol/client';
 
@@ -30,7 +36,7 @@ async function dpopSessionOf(provider: OAuthClientProvider): Promise<DpopSession
  * fresh proof bound to this method, URL and token (never reused: each has its own `jti`).
  * Empty when there is no token yet.
  */
-export async function authorizationHeaders(
+export async function accessTokenHeaders(
   provider: OAuthClientProvider,
   request: AuthorizedRequest,
 ): Promise<Record<string, string>> {
@@ -51,7 +57,7 @@ export async function authorizationHeaders(
  * (RFC 9449 §8.2), and a `401` `use_dpop_nonce` challenge (§9) with a nonce says "send it again
  * with a proof carrying this nonce": true then, and the caller retries once.
  */
-export async function isDpopNonceChallenge(
+export async function dpopNonceRetry(
   provider: OAuthClientProvider,
   answer: AuthorizationAnswer,
   url: URL,
