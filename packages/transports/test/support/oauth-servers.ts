@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import {
   type CryptoKey,
   calculateJwkThumbprint,
-  decodeJwt,
   decodeProtectedHeader,
   generateKeyPair,
   importJWK,
@@ -631,6 +630,3 @@ export async function followRedirect(authorizationUrl: URL): Promise<void> {
   if (!location) throw new Error(`no redirect from ${authorizationUrl.origin}`);
   await (await fetch(location)).text();
 }
-
-/** The claims of a JWT, unverified (for assertions about what a test server received). */
-export const claimsOf = (jwt: string) => decodeJwt(jwt);
