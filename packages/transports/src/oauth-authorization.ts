@@ -215,7 +215,8 @@ export function authorizationError(serverName: string, error: unknown): Switchbo
             ? `MCP server "${serverName}": the sign-in redirect carried no \`iss\` although the authorization server ${JSON.stringify(error.expected)} says it sends one (RFC 9207): possible mix-up attack, the authorization code was not redeemed. Sign in again.`
             : `MCP server "${serverName}": the sign-in redirect's \`iss\` is not the authorization server's issuer ${JSON.stringify(error.expected)} (RFC 9207): possible mix-up attack, the authorization code was not redeemed. Sign in again.`,
       context: { ...context, check: error.kind, expectedIssuer: error.expected },
-      cause: error,
+      // The SDK's error holds the received `iss`: in a mix-up an attacker's value, so it stays out.
+      ...(error.kind === 'metadata' ? { cause: error } : {}),
     });
   }
   if (AuthorizationServerMismatchError.isInstance(error)) {

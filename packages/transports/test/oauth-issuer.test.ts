@@ -64,6 +64,35 @@ describe('the iss of the sign-in redirect (RFC 9207)', () => {
   });
 });
 
+describe('a refused sign-in (RFC 9207 applies to error responses too)', () => {
+  it('shows the refusal of the authorization server whose iss checks out', async () => {
+    const { authorization, resource } = await startOAuthServers({ scopes: {} });
+    // A client id the authorization server does not know: it redirects back with an error.
+    const error = await connectWithOAuth(resource.url, {
+      store: createMemoryTokenStore(),
+      clientId: 'unknown-client',
+      openUrl: followRedirect,
+    }).catch((caught) => caught);
+    expect(SwitchboardError.hasCode(error, AuthorizationErrorCode.AuthFailed)).toBe(true);
+    expect((error as Error).message).toContain(
+      'the authorization server refused the sign-in (unauthorized_client)',
+    );
+    expect(authorization.tokenRequests).toHaveLength(0);
+  });
+
+  it("does not repeat a refusal whose iss is another issuer: it may be an attacker's words", async () => {
+    const { authorization, resource } = await startOAuthServers({ scopes: {} }, { issInRedirect: 'wrong' });
+    const error = await connectWithOAuth(resource.url, {
+      store: createMemoryTokenStore(),
+      clientId: 'unknown-client',
+      openUrl: followRedirect,
+    }).catch((caught) => caught);
+    expect(SwitchboardError.hasCode(error, AuthorizationErrorCode.IssuerMismatch)).toBe(true);
+    expect(surfacesOf(error)).not.toContain('unauthorized_client');
+    expect(authorization.tokenRequests).toHaveLength(0);
+  });
+});
+
 describe('the issuer of the authorization server metadata (RFC 8414 §3.3)', () => {
   it('refuses metadata whose issuer is not the URL it was fetched for, and uses none of its endpoints', async () => {
     const { authorization, resource } = await startOAuthServers(

@@ -1,6 +1,7 @@
 // The client side of the OAuth tests: an SDK client over our Streamable HTTP transport with an
 // OAuth provider, a logger that keeps every line (to check that no secret reaches it), and the
 // servers of ./oauth-servers.ts torn down after each test.
+import { inspect } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '@switchboard/core';
 import { afterEach } from 'vitest';
@@ -76,7 +77,7 @@ export async function connectWithOAuth(
   return { client, provider };
 }
 
-/** Everything an error shows: message, stack, JSON and context. */
+/** Everything an error shows: message, stack, JSON, context, and what printing it shows (its causes). */
 export function surfacesOf(error: unknown, lines: string[] = []): string {
   const value = error as Error & { context?: unknown };
   return [
@@ -84,6 +85,7 @@ export function surfacesOf(error: unknown, lines: string[] = []): string {
     value.stack ?? '',
     JSON.stringify(value),
     JSON.stringify(value.context),
+    inspect(value, { depth: 8 }),
     ...lines,
   ].join('\n');
 }
