@@ -89,9 +89,9 @@ interface AuthorizationPlan {
 
 /**
  * Step 1: what to ask for. A step-up keeps what was granted and adds what the challenge asks for
- * (a refresh would return the old scopes). A refused token means the server may have moved to
- * another authorization server (SEP-2352): its resource metadata is read again instead of the
- * cached discovery, so the credentials of the old one are not reused.
+ * (a refresh would return the old scopes). A 401 means the server may have moved to another
+ * authorization server (SEP-2352): its resource metadata is read again instead of the cached
+ * discovery, so the credentials of the old one are not reused (a few GETs, only on a 401).
  */
 async function planAuthorization(
   provider: OAuthClientProvider,
@@ -102,7 +102,7 @@ async function planAuthorization(
   if (request.stepUp) {
     scope = unionScopes((await provider.tokens())?.scope, challenge?.scope);
     await provider.invalidateCredentials?.('tokens');
-  } else if (challenge !== undefined && (await provider.tokens()) !== undefined) {
+  } else if (challenge !== undefined) {
     await provider.invalidateCredentials?.('discovery');
   }
   return {
