@@ -1,5 +1,7 @@
 import { discoverAndRequestJwtAuthGrant, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
+import { SwitchboardError } from '@switchboard/core';
 import { type AssertionContext, readSecret, type SecretSource } from './assertion-source.js';
+import { AuthorizationErrorCode } from './authorization-error-code.js';
 
 /** The enterprise identity provider of enterprise-managed authorization (SEP-990). */
 export interface IdentityProviderOptions {
@@ -24,6 +26,14 @@ export interface IdentityProviderOptions {
 export function createIdJagAssertion(
   identityProvider: IdentityProviderOptions,
 ): (context: AssertionContext) => Promise<string> {
+  const { issuer, tokenEndpoint } = identityProvider;
+  if ((issuer === undefined) === (tokenEndpoint === undefined)) {
+    throw new SwitchboardError({
+      code: AuthorizationErrorCode.AuthFailed,
+      message:
+        'Enterprise-managed authorization: give the identity provider exactly one of `issuer` (its token endpoint is discovered) or `tokenEndpoint`.',
+    });
+  }
   return async (context) => {
     const request = {
       audience: context.issuer,
@@ -34,9 +44,9 @@ export function createIdJagAssertion(
       ...(context.scope !== undefined ? { scope: context.scope } : {}),
     };
     const result =
-      identityProvider.tokenEndpoint !== undefined
-        ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: identityProvider.tokenEndpoint })
-        : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: identityProvider.issuer ?? '' });
+      tokenEndpoint !== undefined
+        ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint })
+        : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: issuer as string });
     return result.jwtAuthGrant;
   };
 }
