@@ -458,17 +458,15 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
         );
       }
       // A registration made for another redirect URI (another port, or the placeholder of a
-      // headless run) would be refused by the authorization server: register again.
+      // headless run) would be refused by the authorization server: register again. Client-id
+      // metadata documents name no redirect URI here and stay.
       const redirectUrl = loopback.redirectUrl;
-      if (
-        options.clientId === undefined &&
-        Object.values(record?.clients ?? {}).some((client) => !redirectUrisOf(client)?.includes(redirectUrl))
-      ) {
+      const fits = (client: StoredOAuthClientInformation) =>
+        (redirectUrisOf(client) ?? [redirectUrl]).includes(redirectUrl);
+      if (options.clientId === undefined && !Object.values(record?.clients ?? {}).every(fits)) {
         await update((current) => {
           current.clients = Object.fromEntries(
-            Object.entries(current.clients ?? {}).filter(([, client]) =>
-              (redirectUrisOf(client) ?? [redirectUrl]).includes(redirectUrl),
-            ),
+            Object.entries(current.clients ?? {}).filter(([, client]) => fits(client)),
           );
         });
       }
