@@ -2,6 +2,10 @@
 
 // OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
 export type {
+  AssertionContext,
+  AssertionSource,
+  DpopOptions,
+  IdentityProviderOptions,
   OAuthGrantType,
   OAuthProvider,
   OAuthProviderOptions,
@@ -9,6 +13,7 @@ export type {
   TokenStore,
 } from '@switchboard/transports';
 export {
+  AuthorizationErrorCode,
   createFileTokenStore,
   createMemoryTokenStore,
   createOAuthProvider,
@@ -76,7 +81,12 @@ export type {
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
-export type { ClientAuthOptions, ServerAuthConfig } from './server-auth.js';
+export type {
+  ClientAuthOptions,
+  DpopAlgorithm,
+  ServerAuthConfig,
+  ServerAuthIdentityProviderConfig,
+} from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';

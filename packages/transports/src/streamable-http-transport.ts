@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
@@ -8,6 +8,7 @@ import { createStaticHeaders } from './http-headers.js';
 import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 import { redactUrl } from './redact-url.js';
+import { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
 
 /** How lost SSE streams are resumed. */
@@ -168,14 +169,17 @@ class StreamableHttpTransport implements Transport {
     });
   }
 
-  /** The current access token, refreshed first when the provider knows it has expired. */
-  private async accessToken(provider: OAuthClientProvider): Promise<string | undefined> {
+  /** The headers presenting the access token (and DPoP proof), refreshed first when the provider knows it has expired. */
+  private async authorizationHeaders(
+    provider: OAuthClientProvider,
+    method: string,
+  ): Promise<Record<string, string>> {
     const expired = (provider as { accessTokenExpired?: () => Promise<boolean> }).accessTokenExpired;
     if (expired && (await expired.call(provider))) {
       // A failed refresh is not fatal here: the server's 401 runs the whole flow.
       await this.authorize({}).catch(() => undefined);
     }
-    return (await provider.tokens())?.access_token;
+    return accessTokenHeaders(provider, { method, url: this.url });
   }
 
   /** Runs the authorization flow once for all requests that need it at the same time. */
@@ -193,7 +197,21 @@ class StreamableHttpTransport implements Transport {
     return this.authorizing;
   }
 
+  /** Sends a request; a DPoP `use_dpop_nonce` challenge is answered once, with a fresh proof carrying the nonce. */
   private async request(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<http.IncomingMessage> {
+    const response = await this.requestOnce(method, headers, body);
+    const provider = this.options.authProvider;
+    const answer = { status: response.statusCode ?? 0, headers: response.headers };
+    if (!provider || !(await dpopNonceRetry(provider, answer, this.url))) return response;
+    response.resume();
+    return this.requestOnce(method, headers, body);
+  }
+
+  private async requestOnce(
     method: string,
     headers: Record<string, string>,
     body?: string,
@@ -201,8 +219,7 @@ class StreamableHttpTransport implements Transport {
     const provider = this.options.authProvider;
     if (provider) {
       if (this.authorizing) await this.authorizing.catch(() => undefined);
-      const token = await this.accessToken(provider);
-      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      Object.assign(headers, await this.authorizationHeaders(provider, method));
     }
     return new Promise((resolve, reject) => {
       const request = this.client.request(this.url, { method, headers, agent: this.agent });
