@@ -82,20 +82,26 @@ function nodeGypScript() {
   return found;
 }
 
+/**
+ * Parks the build that install made (in build/Release, for whatever Node ran the install) under
+ * its own version, so that build/Release is empty and `bindings` looks per version. A reinstall
+ * may put one there again: this runs every time.
+ */
+function parkInstalledBuild(packageDir) {
+  const installed = join(packageDir, 'build', 'Release', addonFile);
+  if (!existsSync(installed)) return;
+  const own = nodeFacts(process.execPath);
+  const parked = join(packageDir, 'compiled', own.version, own.platform, own.arch, addonFile);
+  if (loads(process.execPath, packageDir)) {
+    mkdirSync(dirname(parked), { recursive: true });
+    renameSync(installed, parked);
+  } else if (existsSync(parked)) {
+    rmSync(installed);
+  }
+}
+
 function buildFor(packageDir, facts) {
   const target = join(packageDir, 'compiled', facts.version, facts.platform, facts.arch, addonFile);
-  if (existsSync(target)) return;
-  // The build that install made sits in build/Release for whatever Node ran the install: park it
-  // under its own version first, so that build/Release is empty and `bindings` looks per version.
-  const installed = join(packageDir, 'build', 'Release', addonFile);
-  if (existsSync(installed)) {
-    const own = nodeFacts(process.execPath);
-    const parked = join(packageDir, 'compiled', own.version, own.platform, own.arch, addonFile);
-    if (!existsSync(parked) && loads(process.execPath, packageDir)) {
-      mkdirSync(dirname(parked), { recursive: true });
-      renameSync(installed, parked);
-    }
-  }
   if (existsSync(target)) return;
   const work = mkdtempSync(join(tmpdir(), 'better-sqlite3-'));
   try {
@@ -137,6 +143,7 @@ export function ensureNativeAddons(binaries) {
   for (const binary of binaries) {
     const facts = nodeFacts(binary);
     for (const dir of dirs) {
+      parkInstalledBuild(dir);
       buildFor(dir, facts);
       if (!loads(facts.execPath, dir)) {
         throw new Error(
