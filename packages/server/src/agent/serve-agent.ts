@@ -108,6 +108,7 @@ export function serveAgent(options: ServeAgentOptions): McpServer {
         elicit: noClient,
         listRoots: noClient,
         closeResponseStream: () => {},
+        continueAsTask: async () => {},
       };
       return agentTool.execute(args, context);
     },

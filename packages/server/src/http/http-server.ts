@@ -23,6 +23,7 @@ import { checkBearerToken, tokenDigest } from './check-bearer-token.js';
 import { checkHost, checkOrigin, type HostPolicy, isLoopbackHost } from './check-host-and-origin.js';
 import { checkHttpMethod } from './check-http-method.js';
 import { checkPostMediaType, checkStreamAccept } from './check-media-type.js';
+import { ExchangeSessions } from './exchange-sessions.js';
 import { failure, type HttpFailure, writeFailure, writeJson } from './http-failure.js';
 import { HttpSessions } from './http-sessions.js';
 import type { HttpServerHandle, HttpTransportOptions } from './http-transport-options.js';
@@ -56,6 +57,7 @@ class NodeHttpMcpServer {
   readonly #bearer: Buffer | undefined;
   readonly #oauth: ProtectedResource | undefined;
   readonly #sessions: HttpSessions | undefined;
+  readonly #exchanges = new ExchangeSessions();
   readonly #http: NodeHttpServer;
   #inFlight = 0;
   #closing = false;
@@ -375,16 +377,19 @@ class NodeHttpMcpServer {
   ): Promise<void> | undefined {
     if (this.#sessions !== undefined) return this.#sessions.post(request, response, messages, sse, auth);
     const requests = messages.filter(isRequestMessage);
+    // A client's answer to a request of this server goes to the exchange that asked.
+    for (const message of messages)
+      if ('id' in message && !('method' in message)) this.#exchanges.resolve(message as never);
     if (messages.length === 1) {
       const [message] = requests;
       if (message === undefined) {
-        // Notifications and responses have nothing to act on without a session.
         response.writeHead(202).end();
         return undefined;
       }
       return serveStatelessRequest(this.#server.dispatcher, message, response, {
         era: 'legacy',
         sse,
+        exchanges: this.#exchanges,
         ...(auth !== undefined ? { auth } : {}),
       });
     }

@@ -12,6 +12,7 @@ import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { CallAbort } from '../tools/call-abort.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import type { ExchangeSessions } from './exchange-sessions.js';
 import { writeJson } from './http-failure.js';
 import { httpStatusOf } from './http-status.js';
 import { SseStream, sseEvent } from './sse-stream.js';
@@ -23,6 +24,8 @@ export interface ExchangeOptions {
   /** The client accepts SSE (and the server does not force JSON). */
   sse: boolean;
   auth?: RequestAuth;
+  /** 2025 requests over SSE: where their one-exchange sessions (server→client requests) are kept. */
+  exchanges?: ExchangeSessions;
 }
 
 /** Methods that only make sense as a stream. */
@@ -38,6 +41,15 @@ export function serveStatelessRequest(
   const abort = new CallAbort();
   const sse = options.sse || streamingMethods.has(message.method);
   let stream: SseStream | undefined;
+  const send = (outgoing: JSONRPCMessage) => {
+    stream ??= new SseStream(response);
+    stream.write(outgoing);
+  };
+  // A 2025 stateless call may still ask its client, on its own SSE stream.
+  const session =
+    options.era === 'legacy' && sse && options.exchanges !== undefined && message.method !== 'initialize'
+      ? options.exchanges.open({ send })
+      : undefined;
   const request: InboundRequest = {
     id: message.id,
     method: message.method,
@@ -45,12 +57,11 @@ export function serveStatelessRequest(
     era: options.era,
     ...(options.envelope !== undefined ? { envelope: options.envelope } : {}),
     ...(options.auth !== undefined ? { auth: options.auth } : {}),
+    ...(session !== undefined ? { session } : {}),
     abort,
     channel: {
       notify: (notification) => {
-        if (!sse) return;
-        stream ??= new SseStream(response);
-        stream.write(notification);
+        if (sse) send(notification);
       },
     },
   };
@@ -58,6 +69,7 @@ export function serveStatelessRequest(
     if (!response.writableFinished) abort.abort('The HTTP request was closed.');
   });
   const write = (answer: JSONRPCResponse | undefined) => {
+    if (session !== undefined) options.exchanges?.release(session);
     if (stream !== undefined) {
       stream.end(answer);
       return;

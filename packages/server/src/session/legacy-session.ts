@@ -4,6 +4,7 @@
  * requests this server sent it (elicitation, sampling, roots) awaiting answers. The transport
  * (stdio, an HTTP session) supplies the outlet its messages leave through.
  */
+import { randomUUID } from 'node:crypto';
 import type {
   ClientCapabilities,
   Implementation,
@@ -60,16 +61,25 @@ export class LegacySession {
   readonly inFlight = new Map<RequestId, CallAbort>();
   /** When the session was last used (HTTP idle sweep). */
   lastSeen = Date.now();
+  /**
+   * False for the one-exchange session of a 2025 stateless HTTP request: `initialize` happened on
+   * another exchange, so what the client declared is unknown and not checked.
+   */
+  readonly capabilitiesKnown: boolean;
 
   readonly #outlet: SessionOutlet;
   readonly #pending = new Map<RequestId, PendingRequest>();
   readonly #closeListeners = new Set<() => void>();
+  // Ids of this server's requests are unique per process: a 2025 stateless client's answer
+  // arrives on another HTTP exchange and is routed by its id alone.
+  readonly #idPrefix = `${randomUUID().slice(0, 8)}-`;
   #nextRequestId = 0;
   #closed = false;
 
-  constructor(outlet: SessionOutlet, id?: string) {
+  constructor(outlet: SessionOutlet, id?: string, options: { capabilitiesKnown?: boolean } = {}) {
     this.#outlet = outlet;
     this.id = id;
+    this.capabilitiesKnown = options.capabilitiesKnown ?? true;
   }
 
   /** False once the session ended. */
@@ -102,7 +112,7 @@ export class LegacySession {
       );
     }
     this.#nextRequestId += 1;
-    const id = `s${this.#nextRequestId}`;
+    const id = `${this.#idPrefix}${this.#nextRequestId}`;
     return new Promise((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? 300_000;
       const timer = setTimeout(() => {

@@ -32,7 +32,9 @@ export function sessionInputChannel(
 ): ClientInputChannel {
   return {
     ask(request) {
-      const missing = missingClientCapabilities([request], session.clientCapabilities);
+      const missing = session.capabilitiesKnown
+        ? missingClientCapabilities([request], session.clientCapabilities)
+        : undefined;
       if (missing !== undefined) return Promise.reject(missingCapabilityError(request, missing));
       return session.request(request.method, request.params ?? {}, {
         relatedRequestId,

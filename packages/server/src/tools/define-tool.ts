@@ -62,6 +62,12 @@ export interface ToolContext {
   listRoots(): Promise<ListRootsResult>;
   /** Closes the HTTP response stream of this call now; the client resumes it with `Last-Event-ID` (2025 sessions). */
   closeResponseStream(): void;
+  /**
+   * Goes on as a task (tools with `task: { start: 'on-request' }`, clients that declare the tasks
+   * extension): the call answers with the task handle now, and what the tool returns later becomes
+   * the task's result. Elsewhere it does nothing and the call simply goes on.
+   */
+  continueAsTask(): Promise<void>;
   /** The era the call is served in. */
   era: ProtocolEra;
   /** What the client declared it can do (2025: at `initialize`; 2026-07-28: on this request). */
@@ -93,6 +99,12 @@ export interface ToolTaskOptions {
   ttlMs?: number;
   /** The polling interval suggested to clients. @default 500 */
   pollIntervalMs?: number;
+  /**
+   * `immediately`: the call answers with the task at once; `on-request`: the call runs as usual
+   * (it may ask for input in rounds first) until the tool calls `context.continueAsTask()`.
+   * @default 'immediately'
+   */
+  start?: 'immediately' | 'on-request';
 }
 
 /** A tool as written by a user of this package. */

@@ -108,6 +108,8 @@ export function checkDeclaredCapabilities(
   request: InboundRequest,
   requests: Record<string, ClientInputRequest>,
 ): void {
+  // A 2025 stateless exchange does not know what the client declared at `initialize`.
+  if (request.era === 'legacy' && request.session?.capabilitiesKnown === false) return;
   const declared =
     request.era === 'modern' ? request.envelope?.clientCapabilities : request.session?.clientCapabilities;
   const missing = missingClientCapabilities(Object.values(requests), declared);

@@ -16,6 +16,7 @@ import { type ClientInputChannel, missingCapabilityError } from './client-input-
 /** What a run did next: finished, failed, or needs the client's input. */
 export type RunEvent =
   | { kind: 'done'; value: unknown }
+  | { kind: 'task'; task: unknown }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; requests: Record<string, ClientInputRequest> };
 
@@ -95,6 +96,13 @@ export class SuspendableRun implements ClientInputChannel {
       pending.resolve(response);
     }
     if (this.#pending.size > 0) this.#scheduleReport();
+  }
+
+  /** The tool went on as a task: the call answers with it; the run reports nothing more. */
+  escalate(task: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#emit({ kind: 'task', task });
   }
 
   /** Ends a run nobody will resume (expired, shut down): its open questions reject with `reason`. */

@@ -29,7 +29,11 @@ export interface ToolContextScope {
   inputResponses?: Record<string, unknown>;
   /** The tool's own `requestState` on such a retry (after its integrity check). */
   requestState?: string;
+  /** Turns the call into a task (when the tool and the client allow it). @default does nothing */
+  continueAsTask?: () => Promise<void>;
 }
+
+const goOn = () => Promise.resolve();
 
 const noClientCapabilities: ClientCapabilities = Object.freeze({});
 
@@ -57,6 +61,7 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   readonly sample: ToolContext['sample'];
   readonly listRoots: ToolContext['listRoots'];
   readonly closeResponseStream: () => void;
+  readonly continueAsTask: () => Promise<void>;
 
   constructor(scope: ToolContextScope, abort: CallAbort) {
     super(abort);
@@ -110,6 +115,7 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
       }) as Promise<CreateMessageResult>;
     this.listRoots = () => inputs.ask({ method: 'roots/list' }) as Promise<ListRootsResult>;
     this.closeResponseStream = () => channel.closeStream?.();
+    this.continueAsTask = scope.continueAsTask ?? goOn;
   }
 }
 

@@ -11,6 +11,9 @@ import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { ServerScope } from '../dispatch/server-scope.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import { toWireError } from '../errors/to-wire-error.js';
+import type { TaskRecord } from '../tasks/task-store.js';
+import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
 import type { CallAbort } from './call-abort.js';
 import {
   type ClientInputChannel,
@@ -30,6 +33,21 @@ const isMissingCapability = (error: unknown): boolean =>
 
 const noSessionHint =
   'this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.';
+
+/** A run that may become a task. */
+interface TaskEscalation {
+  task: TaskRecord | undefined;
+  /** What the tool's execute returned (a value or a promise). */
+  outcome: unknown;
+  inputs: ClientInputChannel;
+  continueAsTask(): Promise<void>;
+  follow(value: unknown): void;
+}
+
+/** The `CreateTaskResult` of a task. */
+function taskAnswer(task: TaskRecord): Result {
+  return { resultType: 'task', ...task.info() } as Result;
+}
 
 /** The answer of a tool call: its result, at once when the tool answered synchronously. */
 export type ToolAnswer = Result | Promise<Result>;
@@ -66,11 +84,13 @@ export class ToolInvocation {
       inputs === undefined && request.era === 'modern'
         ? new SuspendableRun(request.envelope?.clientCapabilities ?? {})
         : undefined;
+    const escalation = run !== undefined ? this.#escalation(run) : undefined;
     const context = createToolContext({
       request,
-      inputs: inputs ?? run ?? this.#legacyInputs(),
+      inputs: inputs ?? escalation?.inputs ?? run ?? this.#legacyInputs(),
       ...(round?.inputResponses !== undefined ? { inputResponses: round.inputResponses } : {}),
       ...(round?.requestState !== undefined ? { requestState: round.requestState } : {}),
+      ...(escalation !== undefined ? { continueAsTask: escalation.continueAsTask } : {}),
     });
     let value: unknown;
     try {
@@ -78,14 +98,65 @@ export class ToolInvocation {
     } catch (error) {
       return this.#failed(error);
     }
-    if (!isPromiseLike(value)) return this.#finish(value as ToolReturnValue);
-    if (run === undefined)
+    escalation?.follow(value);
+    if (!isPromiseLike(value)) {
+      return escalation?.task !== undefined
+        ? taskAnswer(escalation.task)
+        : this.#finish(value as ToolReturnValue);
+    }
+    if (run === undefined) {
       return Promise.resolve(value).then(
         (settled) => this.#finish(settled as ToolReturnValue),
         (error) => this.#failed(error),
       );
+    }
     run.follow(value);
     return run.next().then((event) => this.#onEvent(event, run));
+  }
+
+  /**
+   * For tools with `task: { start: 'on-request' }` called by a client that declares the tasks
+   * extension: `continueAsTask()` creates the task, answers the call with it, and sends the rest
+   * of the run (its questions, its result) to the task.
+   */
+  #escalation(run: SuspendableRun): TaskEscalation | undefined {
+    const options = taskOptionsOf(this.#tool);
+    if (options?.start !== 'on-request' || !declaresTasks(this.#request)) return undefined;
+    const escalation: TaskEscalation = {
+      task: undefined,
+      outcome: undefined,
+      inputs: { ask: (question) => (escalation.task ?? run).ask(question) },
+      continueAsTask: async () => {
+        if (escalation.task !== undefined) return;
+        const task = this.#scope.tasks.create({
+          ttlMs: options.ttlMs ?? 3_600_000,
+          pollIntervalMs: options.pollIntervalMs ?? 500,
+        });
+        escalation.task = task;
+        run.escalate(task);
+        if (escalation.outcome !== undefined) this.#settleTask(task, escalation.outcome);
+      },
+      follow: (value) => {
+        escalation.outcome = value;
+        if (escalation.task !== undefined) this.#settleTask(escalation.task, value);
+      },
+    };
+    return escalation;
+  }
+
+  /** Sends what the tool returned (or threw) to its task. */
+  #settleTask(task: TaskRecord, outcome: unknown): void {
+    Promise.resolve(outcome).then(
+      (value) =>
+        task.complete(
+          toCallToolResult(value as ToolReturnValue, this.#structured) as Record<string, unknown>,
+        ),
+      (error: unknown) => {
+        if (ProtocolError.isInstance(error) || ServerError.isServerError(error))
+          task.fail(toWireError(error));
+        else task.complete(toErrorResult(error, this.#scope.debug) as Record<string, unknown>);
+      },
+    );
   }
 
   /** Resumes a parked run with a retry's answers (`abort`: the cancellation the run follows). */
@@ -121,6 +192,7 @@ export class ToolInvocation {
   }
 
   async #onEvent(event: RunEvent, run: SuspendableRun): Promise<Result> {
+    if (event.kind === 'task') return taskAnswer(event.task as TaskRecord);
     if (event.kind === 'done') return this.#finish(event.value as ToolReturnValue);
     if (event.kind === 'failed') return this.#failed(event.error);
     // The tool waits for the client: park it, and answer with its questions and a sealed handle.

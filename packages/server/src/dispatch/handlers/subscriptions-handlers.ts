@@ -14,10 +14,10 @@ import {
   SUBSCRIPTION_ID_META_KEY,
 } from '@modelcontextprotocol/server';
 import { tasksExtensionId } from '../../tasks/task-store.js';
+import { declaresTasks } from '../../tasks/task-support.js';
 import type { InboundRequest } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
-import { declaresTasks } from './tasks-handlers.js';
 
 /** What a listen stream delivers. */
 interface HonoredFilter {

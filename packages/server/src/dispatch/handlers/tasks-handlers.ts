@@ -12,30 +12,17 @@ import type { ServedTool } from '../../catalog/tool-catalog.js';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
 import { toWireError } from '../../errors/to-wire-error.js';
 import { type TaskRecord, tasksExtensionId } from '../../tasks/task-store.js';
-import type { ToolTaskOptions } from '../../tools/define-tool.js';
+import { declaresTasks, taskOptionsOf } from '../../tasks/task-support.js';
 import { ToolInvocation } from '../../tools/tool-invocation.js';
 import { type InboundRequest, silentChannel } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { invalidParams } from './params-check.js';
 
 /** The -32021 error naming the tasks extension. */
-function tasksExtensionRequired(): MissingRequiredClientCapabilityError {
+export function tasksExtensionRequired(): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError({
     requiredCapabilities: { extensions: { [tasksExtensionId]: {} } } as ClientCapabilities,
   });
-}
-
-/** Whether the request declares the tasks extension. */
-export function declaresTasks(request: InboundRequest): boolean {
-  const capabilities =
-    request.era === 'modern' ? request.envelope?.clientCapabilities : request.session?.clientCapabilities;
-  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
-  return extensions?.[tasksExtensionId] !== undefined;
-}
-
-/** The task options of a served tool, when it is long-running. */
-export function taskOptionsOf(tool: ServedTool): ToolTaskOptions | undefined {
-  return tool.local?.task ?? (tool.registered.meta as { task?: ToolTaskOptions } | undefined)?.task;
 }
 
 /**
@@ -55,6 +42,8 @@ export function startToolTask(
     if (options.mode === 'required') throw tasksExtensionRequired();
     return undefined;
   }
+  // The tool asks for its task itself (`context.continueAsTask()`), after any rounds of input.
+  if (options.start === 'on-request') return undefined;
   const task = scope.tasks.create({
     ttlMs: options.ttlMs ?? 3_600_000,
     pollIntervalMs: options.pollIntervalMs ?? 500,
