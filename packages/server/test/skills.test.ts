@@ -33,7 +33,7 @@ test('declares the extension, lists and gets the skill, and serves its files che
   });
   const listed = await post(handle.url, 'skills/list', { _meta: envelope() });
   expect(listed.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
-  const [skill] = listed.body.result?.skills as Array<{
+  const [skill] = (listed.body.result?.skills ?? []) as Array<{
     uri: string;
     frontmatter: { name: string };
     resources: Array<{ uri: string; digest: string }>;
@@ -49,7 +49,7 @@ test('declares the extension, lists and gets the skill, and serves its files che
   expect(got.body.result?.skill).toEqual(skill);
   const template = skill?.resources.find((resource) => resource.uri.endsWith('template.txt'));
   const read = await post(handle.url, 'resources/read', { uri: template?.uri, _meta: envelope() });
-  const text = (read.body.result?.contents as Array<{ text: string }>)[0]?.text as string;
+  const text = ((read.body.result?.contents ?? []) as Array<{ text: string }>)[0]?.text as string;
   expect(text).toBe('Version {version}\n');
   expect(template?.digest).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
   const resources = await post(handle.url, 'resources/list', { _meta: envelope() });
