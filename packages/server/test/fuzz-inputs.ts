@@ -53,7 +53,12 @@ export function createFuzzer(seed: number) {
   let counter = 0;
 
   /** A 2026-07-28 request and its standard headers. */
-  function modern(id: string, method: string, params: Record<string, unknown>, meta: Record<string, unknown> = modernEnvelope()) {
+  function modern(
+    id: string,
+    method: string,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown> = modernEnvelope(),
+  ) {
     const name = typeof params.name === 'string' ? params.name : undefined;
     return {
       text: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
@@ -239,28 +244,57 @@ export function createFuzzer(seed: number) {
     }),
     // 2026-07-28 requests: served, or refused with the error the spec names.
     (id) => ({
-      ...modern(id, 'tools/call', { name: pick(['echo', 'add']), arguments: pick([{ message: text(20) }, { a: 1, b: 2 }, {}]) }),
+      ...modern(id, 'tools/call', {
+        name: pick(['echo', 'add']),
+        arguments: pick([{ message: text(20) }, { a: 1, b: 2 }, {}]),
+      }),
       expect: { kind: 'result', id },
     }),
     (id) => ({ ...modern(id, pick(['server/discover', 'tools/list']), {}), expect: { kind: 'result', id } }),
     (id) => ({
-      ...modern(id, 'tools/call', { name: 'echo', arguments: { message: 'x' } }, modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': undefined })),
+      ...modern(
+        id,
+        'tools/call',
+        { name: 'echo', arguments: { message: 'x' } },
+        modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': undefined }),
+      ),
       expect: { kind: 'error', code: -32602, id },
     }),
     (id) => ({
-      ...modern(id, 'tools/list', {}, modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': pick(['all', 5, [1], null]) })),
+      ...modern(
+        id,
+        'tools/list',
+        {},
+        modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': pick(['all', 5, [1], null]) }),
+      ),
       expect: { kind: 'error', code: -32602, id },
     }),
     (id) => ({
-      ...modern(id, 'tools/list', {}, modernEnvelope({ 'io.modelcontextprotocol/protocolVersion': pick(['2099-01-01', 'v9', '2026-07-29', '2025-11-25']) })),
+      ...modern(
+        id,
+        'tools/list',
+        {},
+        modernEnvelope({
+          'io.modelcontextprotocol/protocolVersion': pick(['2099-01-01', 'v9', '2026-07-29', '2025-11-25']),
+        }),
+      ),
       expect: { kind: 'error', code: -32022, id },
     }),
     (id) => ({
-      ...modern(id, pick(['ping', 'initialize', 'logging/setLevel', 'resources/subscribe', `x/y${int(1e6)}`]), {}),
+      ...modern(
+        id,
+        pick(['ping', 'initialize', 'logging/setLevel', 'resources/subscribe', `x/y${int(1e6)}`]),
+        {},
+      ),
       expect: { kind: 'error', code: -32601, id },
     }),
     (id) => ({
-      ...modern(id, 'tools/call', { name: 'echo', arguments: {}, requestState: pick(['', 'v1.x.y', text(40), 'v1.e30.AAAA']), inputResponses: {} }),
+      ...modern(id, 'tools/call', {
+        name: 'echo',
+        arguments: {},
+        requestState: pick(['', 'v1.x.y', text(40), 'v1.e30.AAAA']),
+        inputResponses: {},
+      }),
       expect: { kind: 'error', code: -32602, id },
     }),
     (id) => ({

@@ -47,7 +47,10 @@ describe('fuzz', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
     cleanups.push(() => agent.destroy());
     const url = new URL(handle.url as string);
-    const post = (body: string | Buffer, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: string }> =>
+    const post = (
+      body: string | Buffer,
+      extraHeaders: Record<string, string> = {},
+    ): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
         const request = httpRequest(
           {
@@ -56,7 +59,11 @@ describe('fuzz', () => {
             port: url.port,
             path: url.pathname,
             method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extraHeaders },
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...extraHeaders,
+            },
           },
           (response) => {
             const chunks: Buffer[] = [];

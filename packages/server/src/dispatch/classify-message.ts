@@ -9,12 +9,15 @@ import {
   type InboundHttpRequest,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
   UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/server';
 import type { WireError } from '../errors/to-wire-error.js';
 import { echoableId } from '../protocol/json-rpc-message.js';
 import { isServedModernVersion, modernProtocolVersions } from '../protocol/protocol-versions.js';
 import { type RequestEnvelope, readRequestEnvelope } from '../protocol/request-envelope.js';
+
+const legacyRoute = { kind: 'legacy' } as const;
 
 /** Where a message goes. */
 export type MessageRoute =
@@ -23,8 +26,31 @@ export type MessageRoute =
   | { kind: 'modern-notification'; message: JSONRPCNotification }
   | { kind: 'legacy' };
 
-/** Classifies one message (its body parsed once, its headers when HTTP). */
-export function classifyMessage(input: InboundHttpRequest): MessageRoute {
+/** The first revision of the modern era (the SDK's `isModernProtocolVersion` compares against it). */
+const firstModernRevision = '2026-07-28';
+
+/**
+ * True for a single message that the SDK classifier routes to the 2025 era by its own rules:
+ * its params carry no envelope claim (no `_meta[PROTOCOL_VERSION_META_KEY]`) and no
+ * `MCP-Protocol-Version` header names a modern revision. The classifier's JSON-RPC guards parse
+ * the whole body with zod (several µs, more than a simple tool call); a message already shape-checked
+ * (`checkJsonRpcMessage`) that meets this needs no second look. `classify-message.test.ts` checks
+ * that the answer equals the SDK's over the fuzz corpus.
+ */
+export function isPlainLegacyMessage(body: unknown, protocolVersionHeader: string | undefined): boolean {
+  if (protocolVersionHeader !== undefined && protocolVersionHeader.trim() >= firstModernRevision)
+    return false;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+  return !(typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta);
+}
+
+/**
+ * Classifies one message (its body parsed once, its headers when HTTP). `shapeChecked`: the body
+ * passed `checkJsonRpcMessage`, so a plain 2025 message is routed without the SDK's second parse.
+ */
+export function classifyMessage(input: InboundHttpRequest, shapeChecked = false): MessageRoute {
+  if (shapeChecked && isPlainLegacyMessage(input.body, input.protocolVersionHeader)) return legacyRoute;
   const outcome = classifyInboundRequest(input);
   if (outcome.kind === 'legacy') return { kind: 'legacy' };
   if (outcome.kind === 'reject') {

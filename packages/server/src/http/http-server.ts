@@ -304,13 +304,16 @@ class NodeHttpMcpServer {
       return undefined;
     }
     const headers = request.headers;
-    const route = classifyMessage({
-      httpMethod: 'POST',
-      body,
-      ...headerField('protocolVersionHeader', headers['mcp-protocol-version']),
-      ...headerField('mcpMethodHeader', headers['mcp-method']),
-      ...headerField('mcpNameHeader', headers['mcp-name']),
-    });
+    const route = classifyMessage(
+      {
+        httpMethod: 'POST',
+        body,
+        ...headerField('protocolVersionHeader', headers['mcp-protocol-version']),
+        ...headerField('mcpMethodHeader', headers['mcp-method']),
+        ...headerField('mcpNameHeader', headers['mcp-name']),
+      },
+      true,
+    );
     switch (route.kind) {
       case 'reject':
         writeFailure(response, {
@@ -345,8 +348,7 @@ class NodeHttpMcpServer {
     }
     if (message.method === 'tools/call') {
       const name = (message.params as { name?: unknown } | undefined)?.name;
-      const tool =
-        typeof name === 'string' ? this.#server.listTools().find((entry) => entry.name === name) : undefined;
+      const tool = typeof name === 'string' ? this.#server.getTool(name) : undefined;
       if (tool !== undefined) {
         const custom = validateParamHeaders(
           request.headers,

@@ -22,11 +22,21 @@ export interface ParamHeaderDeclaration {
 
 const decimal = /^-?\d+(\.\d+)?$/;
 
-/** The mirrored arguments of an input schema (only statically reachable `properties` count). */
-export function paramHeaderDeclarations(
-  schema: unknown,
-  path: readonly string[] = [],
-): ParamHeaderDeclaration[] {
+// Schemas are immutable once registered: their declarations are found once per schema.
+const declarationsOf = new WeakMap<object, ParamHeaderDeclaration[]>();
+
+/** The mirrored arguments of a tool's input schema (computed once per schema). */
+export function paramHeaderDeclarations(schema: object): ParamHeaderDeclaration[] {
+  let found = declarationsOf.get(schema);
+  if (found === undefined) {
+    found = scanDeclarations(schema, []);
+    declarationsOf.set(schema, found);
+  }
+  return found;
+}
+
+/** The mirrored arguments of a schema (only statically reachable `properties` count). */
+function scanDeclarations(schema: unknown, path: readonly string[]): ParamHeaderDeclaration[] {
   if (typeof schema !== 'object' || schema === null) return [];
   const node = schema as Record<string, unknown>;
   const found: ParamHeaderDeclaration[] = [];
@@ -37,7 +47,7 @@ export function paramHeaderDeclarations(
   const properties = node.properties;
   if (typeof properties === 'object' && properties !== null) {
     for (const [key, child] of Object.entries(properties))
-      found.push(...paramHeaderDeclarations(child, [...path, key]));
+      found.push(...scanDeclarations(child, [...path, key]));
   }
   return found;
 }

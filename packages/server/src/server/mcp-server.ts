@@ -135,6 +135,8 @@ export interface McpServer {
   removeTool(name: string): boolean;
   /** The tools as `tools/list` shows them (sorted by name). */
   listTools(): Tool[];
+  /** One served tool as `tools/list` shows it, by public name. */
+  getTool(name: string): Tool | undefined;
   /** Whether this server would serve `tool` (its approval policy and `allowApprovalTools` allow it). */
   isServed(tool: RegisteredTool): boolean;
   /**
@@ -273,6 +275,10 @@ export class DefaultMcpServer implements McpServer, ServerScope {
 
   listTools(): Tool[] {
     return this.tools.list();
+  }
+
+  getTool(name: string): Tool | undefined {
+    return this.tools.get(name)?.listed;
   }
 
   isServed(tool: RegisteredTool): boolean {

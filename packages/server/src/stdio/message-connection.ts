@@ -70,7 +70,7 @@ export class MessageConnection {
   }
 
   #request(message: Extract<JSONRPCMessage, { id: RequestId; method: string }>): void {
-    const route = classifyMessage({ httpMethod: 'POST', body: message });
+    const route = classifyMessage({ httpMethod: 'POST', body: message }, true);
     if (route.kind === 'reject') {
       this.#send({ jsonrpc: '2.0', id: route.id ?? message.id, error: route.error } as JSONRPCMessage);
       return;
