@@ -41,7 +41,9 @@ const server = createServer((request, response) => {
     );
     const text = Buffer.from(await answer.arrayBuffer());
     const out: string[] = [];
-    answer.headers.forEach((value, name) => out.push(name, value));
+    answer.headers.forEach((value, name) => {
+      out.push(name, value);
+    });
     response.writeHead(answer.status, out);
     response.end(text);
   });
