@@ -6,8 +6,30 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ApprovalPolicy, RegisteredTool, ToolRegistry } from '@switchboard/core';
-import type { DefinedTool } from '../tools/define-tool.js';
+import { silentChannel } from '../dispatch/inbound-request.js';
+import { CallAbort } from '../tools/call-abort.js';
+import { unavailableInputChannel } from '../tools/client-input-channel.js';
+import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
 import { toCallToolResult } from '../tools/to-call-tool-result.js';
+import { createToolContext } from '../tools/tool-context.js';
+
+/**
+ * The context of a call made through the registry itself (an agent loop over the served registry):
+ * no client behind it, so progress and logs go nowhere and client input is refused with a code.
+ */
+function registryCallContext(signal: AbortSignal | undefined): ToolContext {
+  return createToolContext({
+    request: {
+      id: 0,
+      method: 'tools/call',
+      params: undefined,
+      era: 'legacy',
+      channel: silentChannel,
+      abort: new CallAbort(signal),
+    },
+    inputs: unavailableInputChannel('the call came through the registry, with no MCP client behind it.'),
+  });
+}
 
 /** The registry group local tools are registered under. */
 export const localToolServer = 'local';
@@ -86,11 +108,9 @@ export class ToolCatalog {
     // The registry's execute serves callers that go through the registry itself (an agent
     // loop over the same registry); this server runs the definition directly.
     const execute: NonNullable<RegisteredTool['execute']> = async (args, options) => {
-      const context = (options as { toolContext?: Parameters<DefinedTool['execute']>[1] } | undefined)
-        ?.toolContext;
-      if (context === undefined) {
-        throw new Error(`Tool "${definition.name}" needs a tool context; call it through its MCP server.`);
-      }
+      const context =
+        (options as { toolContext?: Parameters<DefinedTool['execute']>[1] } | undefined)?.toolContext ??
+        registryCallContext(options?.signal);
       const parsed = definition.parse ? (definition.parse(args) as Record<string, unknown>) : args;
       return toCallToolResult(await definition.execute(parsed, context), structured);
     };
