@@ -1,9 +1,12 @@
 /**
  * `pnpm --filter @switchboard/server bench [--json]`: echo round trips, interleaved in rounds after
  * a warm-up, in one run:
- * - server cost over HTTP: a minimal keep-alive client posting JSON-RPC against our server
+ * - server cost over HTTP, 2025 era: a minimal keep-alive client posting JSON-RPC against our server
  *   (stateless JSON mode, session mode) and against server-everything (SDK defaults, Streamable HTTP);
  *   and, as the floor no server can beat, against a bare `node:http` echo (`floor-server.ts`);
+ * - server cost over HTTP, 2026-07-28 era: the same client posting 2026-07-28 requests (`_meta`
+ *   envelope, standard headers) to our stateless server and to the SDK v2's `createMcpHandler`
+ *   (`sdk-v2-server.ts`), with the floor in the same rounds;
  * - server cost over stdio: the same minimal client against both servers;
  * - full stack: @switchboard/client → our server vs the raw SDK client → server-everything.
  * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50.
@@ -29,6 +32,7 @@ const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-ever
 const everything = join(everythingDir, 'dist', 'index.js');
 const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
 const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
+const sdkV2Server = fileURLToPath(new URL('./sdk-v2-server.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
 const log = (line: string) => {
@@ -71,21 +75,40 @@ async function waitForHttp(url: string): Promise<void> {
   throw new Error(`bench: ${url} did not come up`);
 }
 
-/** A minimal keep-alive JSON-RPC poster; reads JSON or SSE answers. */
-function createHttpPoster(url: string) {
+/** The `_meta` envelope of the bench's 2026-07-28 requests. */
+const modernEnvelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+
+/**
+ * A minimal keep-alive JSON-RPC poster; reads JSON or SSE answers. `era: 'modern'` posts
+ * 2026-07-28 requests (envelope in `_meta`, `Mcp-Method` / `Mcp-Name` headers).
+ */
+function createHttpPoster(url: string, era: 'legacy' | 'modern' = 'legacy') {
   const target = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let sessionId: string | undefined;
   let nextId = 1;
   const post = (message: Record<string, unknown>): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      const body = JSON.stringify(message);
+      const params = message.params as { name?: string } | undefined;
+      const sent =
+        era === 'modern' && params !== undefined
+          ? { ...message, params: { ...params, _meta: modernEnvelope } }
+          : message;
+      const body = JSON.stringify(sent);
       const headers: Record<string, string | number> = {
         'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
+        accept: era === 'modern' ? 'application/json' : 'application/json, text/event-stream',
         'content-length': Buffer.byteLength(body),
-        'mcp-protocol-version': '2025-06-18',
+        'mcp-protocol-version': era === 'modern' ? '2026-07-28' : '2025-06-18',
       };
+      if (era === 'modern') {
+        headers['mcp-method'] = String(message.method);
+        if (params?.name !== undefined) headers['mcp-name'] = params.name;
+      }
       if (sessionId) headers['mcp-session-id'] = sessionId;
       const request = httpRequest(
         { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers },
@@ -268,6 +291,24 @@ try {
   );
   const floorRatio = round2((http.floor as Stats).p50Us / referenceP50);
 
+  // HTTP, 2026-07-28: our stateless server vs the SDK v2 handler, the same client, the same floor.
+  const sdkV2Port = await freePort();
+  start(['--import', 'tsx', sdkV2Server, String(sdkV2Port)]);
+  const sdkV2Url = `http://127.0.0.1:${sdkV2Port}/mcp`;
+  await waitForHttp(sdkV2Url);
+  const modernReference = createHttpPoster(sdkV2Url, 'modern');
+  const modernOurs = createHttpPoster(statelessUrl, 'modern');
+  const modernFloor = createHttpPoster(floorUrl, 'modern');
+  log(`http 2026-07-28: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
+  const modern = await measure({
+    reference: modernReference.echo,
+    switchboard: modernOurs.echo,
+    floor: modernFloor.echo,
+  });
+  for (const poster of [modernReference, modernOurs, modernFloor]) poster.close();
+  const modernRatio = round2((modern.switchboard as Stats).p50Us / (modern.reference as Stats).p50Us);
+  const modernFloorRatio = round2((modern.floor as Stats).p50Us / (modern.reference as Stats).p50Us);
+
   // stdio: server cost.
   const referenceStdio = createStdioCaller(start([everything, 'stdio']));
   const ourStdio = createStdioCaller(start(['--import', 'tsx', ourServer, 'stdio']));
@@ -296,6 +337,7 @@ try {
 
   const report = {
     http: { ...http, ratio: httpRatio, floorRatio },
+    httpModern: { ...modern, ratio: modernRatio, floorRatio: modernFloorRatio },
     stdio: { ...stdio, ratio: stdioRatio },
     fullStack: { ...fullStack, ratio: fullStackRatio },
   };
@@ -308,6 +350,10 @@ try {
     for (const [name, stats] of Object.entries(http)) log(row(name, stats));
     log(`  ratio (best of ours / reference, p50): ${httpRatio}   target ≤ 0.3`);
     log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
+    log('\nHTTP 2026-07-28 (the same client; reference = SDK v2 createMcpHandler)');
+    for (const [name, stats] of Object.entries(modern)) log(row(name, stats));
+    log(`  ratio (ours / reference, p50): ${modernRatio}   target ≤ 0.3`);
+    log(`  floor (bare node:http echo / reference, p50): ${modernFloorRatio}`);
     log('\nstdio (minimal client; reference = server-everything stdio)');
     for (const [name, stats] of Object.entries(stdio)) log(row(name, stats));
     log(`  ratio: ${stdioRatio}   target ≤ 1.0`);

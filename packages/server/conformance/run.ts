@@ -1,12 +1,16 @@
 /**
- * `pnpm conformance`: serves the conformance fixture (session mode, port 0) and runs the official
- * suite against it: `conformance server --url … --suite all`. Prints the suite's `Total:` line
- * last and exits non-zero when a check failed. Extra arguments go to the suite (e.g. `--scenario ping`).
+ * `pnpm conformance:server`: serves the conformance fixture over HTTP (port 0) in session mode and
+ * in stateless mode, and runs the official suite (`@modelcontextprotocol/conformance`, on Node >=
+ * 22) against each: `server --suite all` and `server --requirements 2026-07-28`. Prints each leg's
+ * `Total:` line, then one overall `Total: N passed, N failed` line, and exits non-zero when a
+ * check failed. Arguments (e.g. `--scenario ping`) replace the four legs with one run per mode.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+// @ts-expect-error: a plain ES module of the repository's scripts, without types.
+import { resolveNode24 } from '../../../scripts/node24.mjs';
 import { serve } from '../src/index.js';
 import { createConformanceServer } from './server.js';
 
@@ -15,26 +19,57 @@ const packageJsonPath = require.resolve('@modelcontextprotocol/conformance/packa
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
   bin: string | Record<string, string>;
 };
-const bin =
-  typeof packageJson.bin === 'string' ? packageJson.bin : (Object.values(packageJson.bin)[0] as string);
+const bin = join(
+  dirname(packageJsonPath),
+  typeof packageJson.bin === 'string' ? packageJson.bin : (Object.values(packageJson.bin)[0] as string),
+);
+const node = resolveNode24() as string;
 
-const handle = await serve(createConformanceServer(), {
-  transport: { type: 'http', port: 0, host: '127.0.0.1', session: true },
-});
+interface Leg {
+  mode: 'session' | 'stateless';
+  args: string[];
+}
+
 const extra = process.argv.slice(2);
-const args = [join(dirname(packageJsonPath), bin), 'server', '--url', handle.url as string];
-if (!extra.includes('--scenario')) args.push('--suite', 'all');
-args.push(...extra);
+const suites: string[][] =
+  extra.length > 0
+    ? [extra]
+    : [
+        ['--suite', 'all'],
+        ['--requirements', '2026-07-28'],
+      ];
+const legs: Leg[] = (['session', 'stateless'] as const).flatMap((mode) =>
+  suites.map((args) => ({ mode, args })),
+);
 
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-let output = '';
-child.stdout.on('data', (chunk: Buffer) => {
-  output += chunk.toString();
-  process.stdout.write(chunk);
-});
-const code: number = await new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
-await handle.close();
-const total = output.match(/Total: \d+ passed, \d+ failed[^\n]*/)?.[0];
-const failedChecks = Number(total?.match(/(\d+) failed/)?.[1] ?? '1');
-console.log(`\nswitchboard conformance (server): ${total ?? 'no Total line printed'}`);
-process.exit(code !== 0 || failedChecks > 0 ? 1 : 0);
+async function runLeg(leg: Leg): Promise<{ passed: number; failed: number; line: string }> {
+  const server = createConformanceServer();
+  const handle = await serve(server, {
+    transport: { type: 'http', port: 0, host: '127.0.0.1', session: leg.mode === 'session' },
+  });
+  const child = spawn(node, [bin, 'server', '--url', handle.url as string, ...leg.args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
+  });
+  await new Promise((resolve) => child.on('close', resolve));
+  await handle.close();
+  await server.close();
+  // A suite prints `Total: N passed, N failed`; a single scenario `Passed: N/M, N failed`.
+  const total =
+    output.match(/Total: (\d+) passed, (\d+) failed/) ?? output.match(/Passed: (\d+)\/\d+, (\d+) failed/);
+  const line = `${leg.mode} ${leg.args.join(' ')}: ${total?.[0] ?? 'no Total line printed'}`;
+  return { passed: Number(total?.[1] ?? 0), failed: total === null ? 1 : Number(total[2]), line };
+}
+
+const results = [];
+for (const leg of legs) results.push(await runLeg(leg));
+console.log('\nswitchboard conformance (server):');
+for (const result of results) console.log(`  ${result.line}`);
+const passed = results.reduce((sum, result) => sum + result.passed, 0);
+const failed = results.reduce((sum, result) => sum + result.failed, 0);
+console.log(`Total: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

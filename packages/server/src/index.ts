@@ -1,39 +1,73 @@
 /** Public API of @switchboard/server. Any new export added here becomes public API: use named exports, not wildcards. */
-export type { DefinedTool, ToolContext, ToolDefinition, ToolReturnValue, ZodSchema } from './define-tool.js';
-export { defineTool, isZodSchema } from './define-tool.js';
-export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } from './gateway.js';
-export { createGateway } from './gateway.js';
-export type { GatewayUpstreamClient } from './gateway-catalog.js';
-export type { BearerAuthOptions, HttpServerHandle, HttpTransportOptions } from './http-server.js';
-export { isLoopbackHost } from './http-server.js';
-export type { CheckedMessage, JsonRpcErrorResponse } from './json-rpc-message.js';
-export { checkJsonRpcMessage, JsonRpcErrorCode, parseJsonRpcText } from './json-rpc-message.js';
+export type { AgentFunction, ServeAgentOptions } from './agent/serve-agent.js';
+export { serveAgent } from './agent/serve-agent.js';
 export type {
-  CallToolOptions,
-  McpServer,
-  McpServerOptions,
-  McpSession,
-  McpSessionOptions,
-} from './mcp-server.js';
-export { createMcpServer, localToolServer, toCallToolResult, toErrorResult } from './mcp-server.js';
-export { createMemoryEventStore } from './memory-event-store.js';
-export type { PromptDefinition } from './prompt-definition.js';
+  CompletionArgument,
+  PromptProvider,
+  ProviderContext,
+  ResourceProvider,
+} from './catalog/content-provider.js';
+export type { PromptContext, PromptDefinition } from './catalog/prompt-definition.js';
+export type {
+  ResourceDefinition,
+  ResourceReadValue,
+  ResourceTemplateDefinition,
+} from './catalog/resource-definition.js';
+export { localToolServer } from './catalog/tool-catalog.js';
+export type { InboundRequest, RequestAuth, RequestChannel } from './dispatch/inbound-request.js';
+export type { DispatchAnswer, RequestDispatcher } from './dispatch/request-dispatcher.js';
+export type { JsonRpcErrorCodeValue } from './errors/json-rpc-error-code.js';
+export { JsonRpcErrorCode } from './errors/json-rpc-error-code.js';
+export type { ServerErrorCodeValue, ServerErrorOptions } from './errors/server-error.js';
+export { ServerError, ServerErrorCode } from './errors/server-error.js';
+export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } from './gateway/gateway.js';
+export { createGateway } from './gateway/gateway.js';
+export type { GatewayUpstreamClient } from './gateway/gateway-catalog.js';
+export { isLoopbackHost } from './http/check-host-and-origin.js';
+export type {
+  BearerAuthOptions,
+  HttpServerHandle,
+  HttpTransportOptions,
+} from './http/http-transport-options.js';
+export type { EventStore } from './http/memory-event-store.js';
+export { createMemoryEventStore } from './http/memory-event-store.js';
 export type {
   IntrospectionVerifierOptions,
   JwtVerifierOptions,
   OAuthResourceOptions,
   TokenVerifier,
   VerifiedToken,
-} from './protected-resource.js';
-export { createIntrospectionVerifier, createJwtVerifier } from './protected-resource.js';
+} from './http/protected-resource.js';
+export { createIntrospectionVerifier, createJwtVerifier } from './http/protected-resource.js';
+export type { CacheHint } from './protocol/encode-result.js';
+export type { CheckedMessage, JsonRpcErrorResponse } from './protocol/json-rpc-message.js';
+export { checkJsonRpcMessage, parseJsonRpcText } from './protocol/json-rpc-message.js';
+export type { ProtocolEra } from './protocol/protocol-versions.js';
+export { legacyProtocolVersions, modernProtocolVersions } from './protocol/protocol-versions.js';
+export type { RequestEnvelope } from './protocol/request-envelope.js';
 export type {
-  ResourceDefinition,
-  ResourceReadValue,
-  ResourceTemplateDefinition,
-} from './resource-definition.js';
-export type { ServeHandle, ServeOptions } from './serve.js';
-export { serve } from './serve.js';
-export type { AgentFunction, ServeAgentOptions } from './serve-agent.js';
-export { serveAgent } from './serve-agent.js';
-export type { StdioServerTransportOptions } from './stdio-server-transport.js';
-export { createStdioServerTransport } from './stdio-server-transport.js';
+  CallToolOptions,
+  McpConnectionHandle,
+  McpServer,
+  McpServerOptions,
+} from './server/mcp-server.js';
+export { createMcpServer } from './server/mcp-server.js';
+export type { ServeHandle, ServeOptions } from './server/serve.js';
+export { serve } from './server/serve.js';
+export type { LegacySession, SessionOutlet } from './session/legacy-session.js';
+export type { SkillsOptions } from './skills/skills-provider.js';
+export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
+export { createStdioServerTransport } from './stdio/stdio-server-transport.js';
+export type { DetailedTask, TaskStatus } from './tasks/task-store.js';
+export { tasksExtensionId } from './tasks/task-store.js';
+export type {
+  DefinedTool,
+  ToolContext,
+  ToolDefinition,
+  ToolReturnValue,
+  ToolTaskOptions,
+  ZodSchema,
+} from './tools/define-tool.js';
+export { defineTool, isZodSchema } from './tools/define-tool.js';
+export type { RequestStateOptions } from './tools/request-state-seal.js';
+export { toCallToolResult, toErrorResult } from './tools/to-call-tool-result.js';

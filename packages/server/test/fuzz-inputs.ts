@@ -9,6 +9,20 @@ export type Expectation =
 export interface FuzzInput {
   text: string;
   expect: Expectation;
+  /** HTTP headers of the input (2026-07-28 requests carry the standard ones). */
+  headers?: Record<string, string>;
+  /** What stdio must answer, when it differs (stdio has no headers to disagree with the body). */
+  stdio?: Expectation;
+}
+
+/** The `_meta` envelope of a 2026-07-28 request. */
+export function modernEnvelope(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '1' },
+    ...overrides,
+  };
 }
 
 /** mulberry32: small, fast, deterministic. */
@@ -37,6 +51,24 @@ export function createFuzzer(seed: number) {
     return out;
   };
   let counter = 0;
+
+  /** A 2026-07-28 request and its standard headers. */
+  function modern(
+    id: string,
+    method: string,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown> = modernEnvelope(),
+  ) {
+    const name = typeof params.name === 'string' ? params.name : undefined;
+    return {
+      text: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
+      headers: {
+        'mcp-protocol-version': String(meta['io.modelcontextprotocol/protocolVersion'] ?? '2026-07-28'),
+        'mcp-method': method,
+        ...(name !== undefined ? { 'mcp-name': name } : {}),
+      } as Record<string, string>,
+    };
+  }
 
   function validCall(id: string): string {
     return JSON.stringify({
@@ -210,6 +242,80 @@ export function createFuzzer(seed: number) {
       }),
       expect: { kind: 'result', id: -1 },
     }),
+    // 2026-07-28 requests: served, or refused with the error the spec names.
+    (id) => ({
+      ...modern(id, 'tools/call', {
+        name: pick(['echo', 'add']),
+        arguments: pick([{ message: text(20) }, { a: 1, b: 2 }, {}]),
+      }),
+      expect: { kind: 'result', id },
+    }),
+    (id) => ({ ...modern(id, pick(['server/discover', 'tools/list']), {}), expect: { kind: 'result', id } }),
+    (id) => ({
+      ...modern(
+        id,
+        'tools/call',
+        { name: 'echo', arguments: { message: 'x' } },
+        modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': undefined }),
+      ),
+      expect: { kind: 'error', code: -32602, id },
+    }),
+    (id) => ({
+      ...modern(
+        id,
+        'tools/list',
+        {},
+        modernEnvelope({ 'io.modelcontextprotocol/clientCapabilities': pick(['all', 5, [1], null]) }),
+      ),
+      expect: { kind: 'error', code: -32602, id },
+    }),
+    (id) => ({
+      ...modern(
+        id,
+        'tools/list',
+        {},
+        modernEnvelope({
+          'io.modelcontextprotocol/protocolVersion': pick(['2099-01-01', 'v9', '2026-07-29', '2025-11-25']),
+        }),
+      ),
+      expect: { kind: 'error', code: -32022, id },
+    }),
+    (id) => ({
+      ...modern(
+        id,
+        pick(['ping', 'initialize', 'logging/setLevel', 'resources/subscribe', `x/y${int(1e6)}`]),
+        {},
+      ),
+      expect: { kind: 'error', code: -32601, id },
+    }),
+    (id) => ({
+      ...modern(id, 'tools/call', {
+        name: 'echo',
+        arguments: {},
+        requestState: pick(['', 'v1.x.y', text(40), 'v1.e30.AAAA']),
+        inputResponses: {},
+      }),
+      expect: { kind: 'error', code: -32602, id },
+    }),
+    (id) => ({
+      ...modern(id, 'tools/call', { name: 'echo', arguments: {}, inputResponses: pick([null, 5, 'x', [1]]) }),
+      expect: { kind: 'error', code: -32602, id },
+    }),
+    (id) => {
+      // Headers that disagree with the body: refused over HTTP; stdio has no headers.
+      const request = modern(id, 'tools/call', { name: 'echo', arguments: { message: 'x' } });
+      const wrong = pick([
+        { 'mcp-method': pick(['tools/list', 'prompts/get', 'Tools/Call']) },
+        { 'mcp-name': pick(['add', 'ECHO', '=?base64?***?=']) },
+        { 'mcp-protocol-version': pick(['2025-11-25', '2025-06-18']) },
+      ]);
+      return {
+        ...request,
+        headers: { ...request.headers, ...wrong },
+        expect: { kind: 'error', code: -32020, id },
+        stdio: { kind: 'result', id },
+      };
+    },
     // Notifications and stray responses: no answer.
     () => ({
       text: JSON.stringify({ jsonrpc: '2.0', method: `notifications/${text(10)}`, params: {} }),

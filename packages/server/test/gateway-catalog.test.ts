@@ -146,7 +146,7 @@ describe('gateway resources and prompts', () => {
   test('an unknown resource is a JSON-RPC error naming the URI and the servers; the gateway keeps serving', async () => {
     const { client } = await startGateway({ config: { mcpServers: { everything, memory } } });
     const notFound = await wireError(client.readResource({ uri: 'nowhere://nothing' }));
-    expect(notFound.code).toBe(-32002);
+    expect(notFound.code).toBe(-32602);
     expect(notFound.message).toContain('nowhere://nothing');
     expect(notFound.message).toContain('everything');
     expect(notFound.message).toContain('memory');
@@ -208,7 +208,7 @@ describe('gateway resources and prompts', () => {
     await expect(client.subscribeResource({ uri: 'memory://knowledge-graph' })).resolves.toEqual({});
     await expect(client.unsubscribeResource({ uri: 'memory://knowledge-graph' })).resolves.toEqual({});
     const unknown = await wireError(client.subscribeResource({ uri: 'nowhere://nothing' }));
-    expect(unknown.code).toBe(-32002);
+    expect(unknown.code).toBe(-32602);
   }, 60_000);
 
   test('upstream resources/updated and list_changed reach the sessions of two gateways over one set', async () => {

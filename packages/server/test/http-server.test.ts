@@ -79,7 +79,7 @@ describe('serve over HTTP', () => {
       const handle = await start(mode.options);
       expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const client = await connect(handle.url);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'sleep']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add', 'echo', 'sleep']);
       const progress: number[] = [];
       const result = await client.callTool({ name: 'echo', arguments: { message: 'hello' } }, undefined, {
         onprogress: (update) => progress.push(update.progress),

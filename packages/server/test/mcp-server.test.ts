@@ -188,7 +188,7 @@ describe('createMcpServer', () => {
     expect((await client.readResource({ uri: 'mem://items/7' })).contents[0]).toMatchObject({
       text: 'item 7',
     });
-    await expect(client.readResource({ uri: 'mem://missing' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: 'mem://missing' })).rejects.toMatchObject({ code: -32602 });
     const prompt = await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
     expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Hello Ada' });
     await expect(client.getPrompt({ name: 'greet', arguments: {} })).rejects.toMatchObject({ code: -32602 });

@@ -122,3 +122,39 @@ test('tools exposed beside the agent follow the approval policy', async () => {
   const lookup = (await asking.listTools()).tools.find((tool) => tool.name === 'lookup');
   expect(lookup?.annotations?.readOnlyHint).toBe(false);
 });
+
+test('an agent loop calling the served tools through the registry gets their results; client input is refused by code', async () => {
+  const server = serveAgent({
+    name: 'assistant',
+    description: 'answers',
+    agent: async () => 'unused',
+    tools: [
+      defineTool({
+        name: 'shout',
+        description: 'Upper-cases a text',
+        input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        execute: ({ text }: { text: string }) => text.toUpperCase(),
+      }),
+      defineTool({
+        name: 'ask',
+        description: 'Asks the client',
+        input: { type: 'object', properties: {} },
+        execute: async (_args, context) => {
+          try {
+            await context.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+            return 'asked';
+          } catch (error) {
+            return `refused: ${(error as { code?: string }).code}`;
+          }
+        },
+      }),
+    ],
+  });
+  cleanups.push(() => server.close());
+  const shout = server.registry.get('shout');
+  expect(await shout?.execute?.({ text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'HI' }] });
+  const ask = server.registry.get('ask');
+  expect(await ask?.execute?.({})).toEqual({
+    content: [{ type: 'text', text: 'refused: CLIENT_INPUT_UNAVAILABLE' }],
+  });
+});

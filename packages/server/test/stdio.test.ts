@@ -25,7 +25,7 @@ test('the raw SDK client drives a child-process server over stdio', async () => 
   cleanups.push(() => client.close());
   expect(client.getServerVersion()).toMatchObject({ name: 'echo-fixture', version: '1.0.0' });
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'sleep']);
+  expect(tools.map((tool) => tool.name)).toEqual(['add', 'echo', 'sleep']);
   expect(await client.callTool({ name: 'echo', arguments: { message: 'hi' } })).toMatchObject({
     content: [{ type: 'text', text: 'Echo: hi' }],
   });

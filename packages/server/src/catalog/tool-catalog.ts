@@ -1,0 +1,178 @@
+/**
+ * The tools a server serves: a live core `ToolRegistry` seen through the approval policy, listed
+ * in a deterministic order (by name) and cached until the registry changes. Tools made with
+ * `defineTool` are registered under the `local` group and kept here by name as well, so a call runs
+ * the definition itself (a synchronous tool answers without a promise).
+ */
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ApprovalPolicy, RegisteredTool, ToolRegistry } from '@switchboard/core';
+import { silentChannel } from '../dispatch/inbound-request.js';
+import { CallAbort } from '../tools/call-abort.js';
+import { unavailableInputChannel } from '../tools/client-input-channel.js';
+import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
+import { toCallToolResult } from '../tools/to-call-tool-result.js';
+import { createToolContext } from '../tools/tool-context.js';
+
+/**
+ * The context of a call made through the registry itself (an agent loop over the served registry):
+ * no client behind it, so progress and logs go nowhere and client input is refused with a code.
+ */
+function registryCallContext(signal: AbortSignal | undefined): ToolContext {
+  return createToolContext({
+    request: {
+      id: 0,
+      method: 'tools/call',
+      params: undefined,
+      era: 'legacy',
+      channel: silentChannel,
+      abort: new CallAbort(signal),
+    },
+    inputs: unavailableInputChannel('the call came through the registry, with no MCP client behind it.'),
+  });
+}
+
+/** The registry group local tools are registered under. */
+export const localToolServer = 'local';
+
+/** A tool this server serves: its registry record, its listing, and its definition when local. */
+export interface ServedTool {
+  readonly registered: RegisteredTool;
+  readonly listed: Tool;
+  /** The `defineTool` definition, for local tools. */
+  readonly local?: DefinedTool;
+}
+
+/** Options of {@link ToolCatalog}. */
+export interface ToolCatalogOptions {
+  registry: ToolRegistry;
+  /** Which registry tools may be served; none: every tool. */
+  approval?: ApprovalPolicy;
+  /** Serve tools the policy says need a person's approval (never advertised read-only). */
+  allowApprovalTools: boolean;
+  /** Called (once per tick) after the served tools changed. */
+  onChange(): void;
+}
+
+/** The served tools of one server. */
+export class ToolCatalog {
+  readonly registry: ToolRegistry;
+  readonly #policy: ApprovalPolicy | undefined;
+  readonly #allowApprovalTools: boolean;
+  readonly #local = new Map<string, { definition: DefinedTool; execute: RegisteredTool['execute'] }>();
+  #listed: Tool[] | undefined;
+  #served: Map<string, ServedTool> | undefined;
+  #changeScheduled = false;
+
+  constructor(options: ToolCatalogOptions) {
+    this.registry = options.registry;
+    this.#policy = options.approval;
+    this.#allowApprovalTools = options.allowApprovalTools;
+    this.registry.subscribe(() => {
+      this.#listed = undefined;
+      this.#served = undefined;
+      // Many registry events arrive together (a server's tools replaced): announce once per tick.
+      if (this.#changeScheduled) return;
+      this.#changeScheduled = true;
+      queueMicrotask(() => {
+        this.#changeScheduled = false;
+        options.onChange();
+      });
+    });
+  }
+
+  /** The tools as `tools/list` shows them, sorted by name. */
+  list(): Tool[] {
+    if (this.#listed === undefined) this.#rebuild();
+    return this.#listed as Tool[];
+  }
+
+  /** A served tool by public name. */
+  get(name: string): ServedTool | undefined {
+    if (this.#served === undefined) this.#rebuild();
+    return (this.#served as Map<string, ServedTool>).get(name);
+  }
+
+  /** Public names of the served tools (for error hints). */
+  names(): string[] {
+    return this.list().map((tool) => tool.name);
+  }
+
+  /** Whether the approval policy lets this server serve `tool`. */
+  isServed(tool: RegisteredTool): boolean {
+    return this.#exposure(tool).exposed;
+  }
+
+  /** Adds (or replaces) a `defineTool` tool. */
+  addLocal(definition: DefinedTool): void {
+    const structured = definition.outputSchema !== undefined;
+    // The registry's execute serves callers that go through the registry itself (an agent
+    // loop over the same registry); this server runs the definition directly.
+    const execute: NonNullable<RegisteredTool['execute']> = async (args, options) => {
+      const context =
+        (options as { toolContext?: Parameters<DefinedTool['execute']>[1] } | undefined)?.toolContext ??
+        registryCallContext(options?.signal);
+      const parsed = definition.parse ? (definition.parse(args) as Record<string, unknown>) : args;
+      return toCallToolResult(await definition.execute(parsed, context), structured);
+    };
+    this.#local.set(definition.name, { definition, execute });
+    this.registry.register({
+      server: localToolServer,
+      name: definition.name,
+      publicName: definition.name,
+      description: definition.description,
+      inputSchema: definition.inputSchema,
+      ...(definition.title !== undefined ? { title: definition.title } : {}),
+      ...(definition.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
+      ...(definition.annotations !== undefined ? { annotations: definition.annotations } : {}),
+      ...(definition.task !== undefined ? { meta: { task: definition.task } } : {}),
+      execute,
+    });
+  }
+
+  #exposure(tool: RegisteredTool): { exposed: boolean; needsApproval: boolean } {
+    if (this.#policy === undefined) return { exposed: true, needsApproval: false };
+    const { decision } = this.#policy.decide({
+      name: tool.name,
+      server: tool.server,
+      originalName: tool.originalName,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    });
+    if (decision === 'deny') return { exposed: false, needsApproval: false };
+    if (decision === 'ask') return { exposed: this.#allowApprovalTools, needsApproval: true };
+    return { exposed: true, needsApproval: false };
+  }
+
+  #rebuild(): void {
+    const served = new Map<string, ServedTool>();
+    const tools = [...this.registry.list()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const listed: Tool[] = [];
+    for (const tool of tools) {
+      const { exposed, needsApproval } = this.#exposure(tool);
+      if (!exposed) continue;
+      const entry: Tool = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema as Tool['inputSchema'],
+      };
+      if (tool.title !== undefined) entry.title = tool.title;
+      if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema as Tool['outputSchema'];
+      if (tool.annotations !== undefined) {
+        entry.annotations = needsApproval
+          ? { ...tool.annotations, readOnlyHint: false }
+          : (tool.annotations as Tool['annotations']);
+      }
+      const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
+      if (toolMeta !== undefined) entry._meta = toolMeta;
+      listed.push(entry);
+      const local = tool.server === localToolServer ? this.#local.get(tool.originalName) : undefined;
+      served.set(
+        tool.name,
+        local !== undefined && local.execute === tool.execute
+          ? { registered: tool, listed: entry, local: local.definition }
+          : { registered: tool, listed: entry },
+      );
+    }
+    this.#listed = listed;
+    this.#served = served;
+  }
+}

@@ -1,0 +1,30 @@
+/** `completion/complete`: asked of the provider that owns the prompt or template (empty values otherwise). */
+import { CompleteRequestSchema } from '@modelcontextprotocol/core';
+import type { Result } from '@modelcontextprotocol/server';
+import type { InboundRequest } from '../inbound-request.js';
+import type { ServerScope } from '../server-scope.js';
+import { checkParams } from './params-check.js';
+
+const noValues = { completion: { values: [], total: 0, hasMore: false } };
+
+/** `completion/complete`. */
+export async function complete(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  const params = checkParams(CompleteRequestSchema, request);
+  const argument = {
+    name: params.argument.name,
+    value: params.argument.value,
+    context: params.context?.arguments ?? {},
+  };
+  if (params.ref.type === 'ref/prompt') {
+    for (const provider of scope.promptProviders) {
+      const result = await provider.completePromptArgument?.(params.ref.name, argument);
+      if (result !== undefined) return result as Result;
+    }
+    return noValues;
+  }
+  for (const provider of scope.resourceProviders) {
+    const result = await provider.completeTemplateArgument?.(params.ref.uri, argument);
+    if (result !== undefined) return result as Result;
+  }
+  return noValues;
+}

@@ -1,0 +1,76 @@
+/**
+ * `discover_tools`: the gateway's one tool in selector mode. It finds tools for a task among every
+ * upstream (with the selector), exposes them (the client gets `list_changed`), keeps the exposed
+ * set bounded, and reports what it found — only tools the gateway will serve.
+ */
+import type { RegisteredTool, ToolInput, ToolRegistry } from '@switchboard/core';
+import type { GatewayToolSelector } from './gateway.js';
+
+/** What `discover_tools` works with. */
+export interface DiscoverToolOptions {
+  selector: GatewayToolSelector;
+  upstream: ToolRegistry;
+  /** Upstream tools exposed so far (insertion order: oldest first). */
+  exposed: Map<string, RegisteredTool>;
+  expose(tool: RegisteredTool): void;
+  served: ToolRegistry;
+  isServed(tool: RegisteredTool): boolean;
+  limit: number;
+  maxExposed: number;
+}
+
+/** The `discover_tools` registry record. */
+export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
+  const { selector, upstream, exposed, served, limit, maxExposed } = options;
+  return {
+    server: 'gateway',
+    name: 'discover_tools',
+    publicName: 'discover_tools',
+    description:
+      'Finds tools for a task among every connected MCP server and makes them callable. Describe the task in plain words; the matching tools are returned and added to your tool list.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What you want to do.' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 50,
+          description: `How many tools (default ${limit}).`,
+        },
+      },
+      required: ['query'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    execute: async (args) => {
+      const query = String(args.query);
+      const k = typeof args.limit === 'number' ? args.limit : limit;
+      const hits = (await selector.select(query, { k })).filter((hit) => hit.name !== 'discover_tools');
+      const found: Array<{ name: string; description: string; inputSchema: unknown }> = [];
+      for (const hit of hits) {
+        const tool = upstream.get(hit.name);
+        // A tool the gateway will not serve (it needs a person's approval) is not "found".
+        if (tool === undefined || !options.isServed(tool)) continue;
+        if (!exposed.has(tool.name)) options.expose(tool);
+        found.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      }
+      // Keep the exposed set bounded: the oldest discoveries go first.
+      while (exposed.size > maxExposed) {
+        const oldest = exposed.keys().next().value as string;
+        exposed.delete(oldest);
+        served.unregister(oldest);
+      }
+      return {
+        content: [
+          {
+            type: 'text',
+            text: found.length
+              ? `Found ${found.length} tool(s); they are now in your tool list:\n${JSON.stringify(found, null, 2)}`
+              : `No tool matches "${query}". Try other words.`,
+          },
+        ],
+        structuredContent: { tools: found },
+      };
+    },
+  };
+}

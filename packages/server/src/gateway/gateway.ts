@@ -1,0 +1,264 @@
+/**
+ * `createGateway`: the tools of many upstream MCP servers (a `@switchboard/client` `connectMcp`
+ * set) served as one MCP server, namespaced, in both protocol eras. Calls are relayed to the
+ * upstream as they are: the `CallToolResult` comes back exactly as the upstream sent it (content
+ * blocks, `structuredContent`, `isError`, `_meta`), whatever options the set was created with.
+ * Upstream `list_changed` flows through the registry; progress and cancellation are forwarded per
+ * call; with a tool selector the gateway serves `discover_tools` plus the tools discovered so far.
+ * The upstreams' resources, resource templates and prompts are served too (`gateway-catalog.ts`).
+ */
+import { InMemoryServerEventBus, ProtocolError } from '@modelcontextprotocol/server';
+import { type ConnectMcpOptions, connectMcp, type McpServers } from '@switchboard/client';
+import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
+import { createToolRegistry, SwitchboardError, silentLogger } from '@switchboard/core';
+import { republishTool } from '../catalog/republish-tool.js';
+import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
+import type { ToolContext } from '../tools/define-tool.js';
+import { createDiscoverTool } from './discover-tool.js';
+import { GatewayCatalog, type GatewayUpstreamClient } from './gateway-catalog.js';
+
+/** The part of a `connectMcp` result the gateway needs (so any compatible set works). */
+export interface GatewayClients {
+  readonly registry: ToolRegistry;
+  status(): Record<string, unknown>;
+  metrics(): unknown;
+  close?(): Promise<void>;
+  /** Names of the upstream servers (needed to serve their resources and prompts). */
+  readonly servers?: readonly string[];
+  /**
+   * The live client of an upstream server, if connected: tool calls go to it directly (results
+   * relayed unchanged), and it serves the upstream's resources and prompts.
+   */
+  client?(server: string): GatewayUpstreamClient | undefined;
+}
+
+/** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
+export interface GatewayToolSelector {
+  select(query: string, options?: { k?: number }): Promise<Array<{ name: string; score?: number }>>;
+}
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** An open `connectMcp` set (the gateway does not close it). */
+  clients?: GatewayClients;
+  /** Or a config (`{ mcpServers: {...} }` or a map of servers) to connect here (closed with the gateway). */
+  config?: McpServers;
+  /** Options for `connectMcp` when `config` is given. */
+  connectOptions?: Omit<ConnectMcpOptions, 'rawResults'>;
+  /** Server name. @default 'switchboard-gateway' */
+  name?: string;
+  /** @default '1.0.0' */
+  version?: string;
+  /** Instructions for the model. @default none */
+  instructions?: string;
+  /** Serve `discover_tools` plus the tools it found, instead of every tool. @default every tool */
+  selector?: GatewayToolSelector;
+  /** Tools discovered per `discover_tools` call. @default 8 */
+  discoverLimit?: number;
+  /** Most discovered tools kept exposed (oldest dropped first). @default 32 */
+  maxExposedTools?: number;
+  /** Which upstream tools may be served: `ask` ones are hidden unless `allowApprovalTools`. @default 'annotations' */
+  approval?: ApprovalPolicy | ApprovalMode;
+  /** Serve tools that need a person's approval (they run without asking). @default false */
+  allowApprovalTools?: boolean;
+  /**
+   * Serve the upstreams' resources and resource templates (URIs kept, or `<server>+<uri>` when two
+   * upstreams list the same one). @default true
+   */
+  resources?: boolean;
+  /** Serve the upstreams' prompts, namespaced like tools (`mcp__<server>__<prompt>`). @default true */
+  prompts?: boolean;
+  /** Where the gateway logs. @default silentLogger */
+  logger?: Logger;
+  /** Put stack traces of failing tools into results. @default false */
+  debug?: boolean;
+}
+
+/** A gateway: an MCP server (pass it to `serve`) plus its upstream set. */
+export interface Gateway extends McpServer {
+  readonly clients: GatewayClients;
+  /** Closes sessions, and the upstream set when the gateway opened it. */
+  close(): Promise<void>;
+}
+
+/** The options an upstream call gets: cancellation, and progress relayed to the downstream call. */
+function upstreamCallOptions(options: Record<string, unknown> | undefined): Record<string, unknown> {
+  const context = options?.toolContext as ToolContext | undefined;
+  const signal = options?.signal as AbortSignal | undefined;
+  return {
+    ...(signal !== undefined ? { signal } : {}),
+    ...(context !== undefined
+      ? {
+          onProgress: (progress: { progress: number; total?: number; message?: string }) => {
+            void context.progress(progress.progress, progress.total, progress.message);
+          },
+          resetTimeoutOnProgress: true,
+        }
+      : {}),
+  };
+}
+
+/** An upstream's JSON-RPC error, relayed with its own code; other failures stay tool failures. */
+function relayedError(tool: RegisteredTool, error: unknown): unknown {
+  const wireCode = SwitchboardError.isInstance(error) ? error.context.jsonRpcCode : undefined;
+  if (typeof wireCode !== 'number') return error;
+  return new ProtocolError(
+    wireCode,
+    `${error instanceof Error ? error.message : String(error)} (upstream MCP server "${tool.server}", tool "${tool.originalName}")`,
+  );
+}
+
+/** The relaying execute of an upstream tool. */
+function relayingExecute(
+  tool: RegisteredTool,
+  clients: GatewayClients,
+): NonNullable<RegisteredTool['execute']> {
+  return async (args, options) => {
+    const callOptions = upstreamCallOptions(options as Record<string, unknown> | undefined);
+    const client = clients.client?.(tool.server);
+    try {
+      // The upstream's own answer, unchanged (a set's registry tools may wrap results for models).
+      if (client?.callTool !== undefined) return await client.callTool(tool.originalName, args, callOptions);
+      if (tool.execute === undefined)
+        throw new Error(`Upstream tool "${tool.name}" cannot be run (it has no execute).`);
+      return await tool.execute(args, callOptions);
+    } catch (error) {
+      throw relayedError(tool, error);
+    }
+  };
+}
+
+/** The server behind {@link createGateway}. */
+class GatewayServer extends DefaultMcpServer implements Gateway {
+  readonly clients: GatewayClients;
+  readonly #owned: boolean;
+  readonly #catalog: GatewayCatalog;
+  readonly #stops: Array<() => void> = [];
+
+  constructor(
+    clients: GatewayClients,
+    owned: boolean,
+    options: GatewayOptions,
+    served: ToolRegistry,
+    catalog: GatewayCatalog,
+    bus: InMemoryServerEventBus,
+  ) {
+    const logger = options.logger ?? silentLogger;
+    super({
+      name: options.name ?? 'switchboard-gateway',
+      version: options.version ?? '1.0.0',
+      registry: served,
+      approval: options.approval ?? 'annotations',
+      allowApprovalTools: options.allowApprovalTools ?? false,
+      logger,
+      bus,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      ...(options.debug !== undefined ? { debug: options.debug } : {}),
+      ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
+      ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
+    });
+    this.clients = clients;
+    this.#owned = owned;
+    this.#catalog = catalog;
+    this.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
+    this.#mirrorUpstreamTools(options, served);
+    // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
+    this.#stops.push(clients.registry.subscribe(() => catalog.sync()));
+  }
+
+  #mirrorUpstreamTools(options: GatewayOptions, served: ToolRegistry): void {
+    const upstream = this.clients.registry;
+    const exposed = new Map<string, RegisteredTool>();
+    const expose = (tool: RegisteredTool) => {
+      served.register(republishTool(tool, relayingExecute(tool, this.clients)));
+      exposed.set(tool.name, tool);
+    };
+    const selector = options.selector;
+    if (selector === undefined) for (const tool of upstream.list()) expose(tool);
+    // Mirror upstream changes (list_changed after reconnects, servers added or dropped).
+    this.#stops.push(
+      upstream.subscribe((event) => {
+        if (event.type === 'removed') {
+          if (exposed.delete(event.tool.name)) served.unregister(event.tool.name);
+          return;
+        }
+        if (
+          event.type === 'updated' &&
+          event.previous.name !== event.tool.name &&
+          exposed.delete(event.previous.name)
+        ) {
+          served.unregister(event.previous.name);
+        }
+        if (selector === undefined || exposed.has(event.tool.name)) expose(event.tool);
+      }),
+    );
+    if (selector !== undefined) {
+      served.register(
+        createDiscoverTool({
+          selector,
+          upstream,
+          exposed,
+          expose,
+          served,
+          isServed: (tool) => this.isServed(tool),
+          limit: options.discoverLimit ?? 8,
+          maxExposed: options.maxExposedTools ?? 32,
+        }),
+      );
+    }
+  }
+
+  override async close(): Promise<void> {
+    for (const stop of this.#stops) stop();
+    this.#catalog.close();
+    await super.close();
+    if (this.#owned) await this.clients.close?.();
+  }
+}
+
+/** Creates a gateway over many MCP servers. */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const logger = options.logger ?? silentLogger;
+  let server: GatewayServer | undefined;
+  let clients: GatewayClients;
+  let owned = false;
+  if (options.clients) {
+    clients = options.clients;
+  } else if (options.config) {
+    const userOnLog = options.connectOptions?.onLog;
+    clients = await connectMcp(options.config, {
+      logger,
+      ...(options.allowApprovalTools ? { approve: async () => true } : {}),
+      ...options.connectOptions,
+      // Upstream log messages reach downstream clients, tagged with the upstream server's name.
+      onLog: (upstreamName, message) => {
+        userOnLog?.(upstreamName, message);
+        void server?.log(
+          message.level,
+          message.data,
+          message.logger ? `${upstreamName}/${message.logger}` : upstreamName,
+        );
+      },
+      rawResults: true,
+    });
+    owned = true;
+  } else {
+    throw new ServerError({
+      code: ServerErrorCode.ConfigInvalid,
+      message: 'createGateway: pass clients (a connectMcp result) or config ({ mcpServers: {...} }).',
+    });
+  }
+  const bus = new InMemoryServerEventBus((error) =>
+    logger.debug({ error: error.message }, 'gateway event listener failed'),
+  );
+  const catalog = new GatewayCatalog({
+    source: clients,
+    resources: options.resources ?? true,
+    prompts: options.prompts ?? true,
+    bus,
+    logger,
+  });
+  server = new GatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
+  return server;
+}

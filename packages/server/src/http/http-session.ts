@@ -1,0 +1,191 @@
+/**
+ * A 2025 HTTP session (`Mcp-Session-Id`): the session state plus its streams. Each POST with
+ * requests gets a stream (SSE, or one JSON answer); messages a request causes (progress, logs,
+ * elicitation) go on its stream, the rest on the session's GET stream. With SSE every event is
+ * stored, so a client whose stream broke — or was closed on purpose (`closeResponseStream`,
+ * SEP-1699) — resumes with `Last-Event-ID` on a GET and receives what it missed, then the rest.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
+import { supportsSsePriming } from '../protocol/protocol-versions.js';
+import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
+import { failure, type GuardResult, writeJson } from './http-failure.js';
+import { createMemoryEventStore, type EventStore } from './memory-event-store.js';
+import { SseStream } from './sse-stream.js';
+
+const standaloneStreamId = '_GET_stream';
+
+/** One stream of the session: its requests, their answers, and where it is written now. */
+interface SessionStream {
+  /** The SSE sink attached now (a POST response, or a resuming GET); none while detached. */
+  sink: SseStream | undefined;
+  /** JSON mode: the POST response waiting for every answer. */
+  json: ServerResponse | undefined;
+  pending: Set<RequestId>;
+  answers: JSONRPCMessage[];
+}
+
+/** A session and its streams. */
+export class HttpSession implements SessionOutlet {
+  readonly id = randomUUID();
+  /** Set right after construction (the session needs this outlet first). */
+  session!: LegacySession;
+  readonly #store: EventStore = createMemoryEventStore();
+  readonly #streams = new Map<string, SessionStream>();
+  readonly #requestStream = new Map<RequestId, string>();
+  readonly #retryMs: number;
+  #standalone: SseStream | undefined;
+
+  constructor(retryMs: number) {
+    this.#retryMs = retryMs;
+  }
+
+  /** Whether events of this session may be resumed (priming sent, ids stored). */
+  get resumable(): boolean {
+    return supportsSsePriming(this.session.protocolVersion);
+  }
+
+  send(message: JSONRPCMessage, relatedRequestId?: RequestId): void {
+    const streamId = relatedRequestId === undefined ? undefined : this.#requestStream.get(relatedRequestId);
+    if (streamId !== undefined) {
+      const stream = this.#streams.get(streamId);
+      if (stream !== undefined && stream.json === undefined) {
+        this.#write(streamId, stream.sink, message);
+        return;
+      }
+    }
+    // Unrelated messages, and related ones without an SSE stream (JSON mode), use the GET stream.
+    this.#write(standaloneStreamId, this.#standalone, message);
+  }
+
+  /** Opens the stream of a POST carrying `requestIds`; `sse` false: one JSON answer. */
+  openPostStream(response: ServerResponse, requestIds: RequestId[], sse: boolean): string {
+    const streamId = randomUUID();
+    const stream: SessionStream = {
+      sink: undefined,
+      json: undefined,
+      pending: new Set(requestIds),
+      answers: [],
+    };
+    for (const id of requestIds) this.#requestStream.set(id, streamId);
+    this.#streams.set(streamId, stream);
+    if (!sse) {
+      stream.json = response;
+      return streamId;
+    }
+    stream.sink = new SseStream(response, { 'mcp-session-id': this.id });
+    if (this.resumable) stream.sink.prime(this.#store.storeEvent(streamId, {}), this.#retryMs);
+    // A client that drops the stream may resume it; until then its events are only stored.
+    stream.sink.onClientClose(() => {
+      if (this.#streams.get(streamId)?.sink === undefined) return;
+      (this.#streams.get(streamId) as SessionStream).sink = undefined;
+    });
+    return streamId;
+  }
+
+  /** Delivers a request's final answer; the stream ends once all its requests are answered. */
+  answer(requestId: RequestId, message: JSONRPCMessage | undefined): void {
+    const streamId = this.#requestStream.get(requestId);
+    if (streamId === undefined) return;
+    this.#requestStream.delete(requestId);
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return;
+    stream.pending.delete(requestId);
+    if (message !== undefined) {
+      if (stream.json !== undefined) stream.answers.push(message);
+      else this.#write(streamId, stream.sink, message);
+    }
+    if (stream.pending.size > 0) return;
+    this.#streams.delete(streamId);
+    if (stream.json !== undefined) {
+      const body = stream.answers.length === 1 ? stream.answers[0] : stream.answers;
+      if (stream.answers.length === 0) stream.json.writeHead(202, ['mcp-session-id', this.id]).end();
+      else writeJson(stream.json, 200, body, { 'mcp-session-id': this.id });
+      return;
+    }
+    stream.sink?.end();
+  }
+
+  /** Closes a request's stream now (SEP-1699): the client reconnects with `Last-Event-ID`. */
+  closeRequestStream(requestId: RequestId): void {
+    const streamId = this.#requestStream.get(requestId);
+    const stream = streamId === undefined ? undefined : this.#streams.get(streamId);
+    if (stream?.sink === undefined || !this.resumable) return;
+    const sink = stream.sink;
+    stream.sink = undefined;
+    sink.end();
+  }
+
+  /** Answers a GET: the standalone stream, or the resumption of a stream after `lastEventId`. */
+  openGetStream(response: ServerResponse, lastEventId: string | undefined): GuardResult {
+    if (lastEventId !== undefined) return this.#resume(response, lastEventId);
+    if (this.#standalone?.open) {
+      return failure(
+        409,
+        JsonRpcErrorCode.TransportRefused,
+        'Conflict: this session already has a GET stream open.',
+      );
+    }
+    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    this.#standalone = sink;
+    sink.onClientClose(() => {
+      if (this.#standalone === sink) this.#standalone = undefined;
+    });
+    return { ok: true };
+  }
+
+  /** Ends every stream (the session ended). */
+  close(): void {
+    for (const stream of this.#streams.values()) {
+      stream.sink?.end();
+      if (stream.json !== undefined && !stream.json.headersSent) stream.json.writeHead(404).end();
+    }
+    this.#streams.clear();
+    this.#requestStream.clear();
+    this.#standalone?.end();
+    this.#standalone = undefined;
+  }
+
+  #resume(response: ServerResponse, lastEventId: string): GuardResult {
+    const streamId = this.#store.streamOf(lastEventId);
+    if (streamId === undefined) {
+      return failure(
+        400,
+        JsonRpcErrorCode.TransportRefused,
+        `Bad Request: Last-Event-ID "${lastEventId}" is not an event of this session.`,
+      );
+    }
+    const stream = this.#streams.get(streamId);
+    if (stream?.sink?.open === true || (streamId === standaloneStreamId && this.#standalone?.open === true)) {
+      return failure(
+        409,
+        JsonRpcErrorCode.TransportRefused,
+        'Conflict: that stream already has a connection.',
+      );
+    }
+    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    for (const { eventId, message } of this.#store.eventsAfter(lastEventId)) sink.write(message, eventId);
+    if (streamId === standaloneStreamId) {
+      this.#standalone = sink;
+      sink.onClientClose(() => {
+        if (this.#standalone === sink) this.#standalone = undefined;
+      });
+    } else if (stream !== undefined && stream.json === undefined) {
+      // Requests of that stream are still running: the rest of their events come here.
+      stream.sink = sink;
+      sink.onClientClose(() => {
+        if (stream.sink === sink) stream.sink = undefined;
+      });
+    } else {
+      sink.end();
+    }
+    return { ok: true };
+  }
+
+  #write(streamId: string, sink: SseStream | undefined, message: JSONRPCMessage): void {
+    const eventId = this.resumable ? this.#store.storeEvent(streamId, message) : undefined;
+    sink?.write(message, eventId);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * One request served without a session (2026-07-28, and 2025 when sessions are off): dispatch,
+ * then answer as JSON, or as SSE when the client accepts it and the call has notifications to
+ * stream (the stream opens with the first one, so a quick answer keeps its HTTP status). The
+ * exchange closing early cancels the call.
+ */
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
+import type { InboundRequest, RequestAuth } from '../dispatch/inbound-request.js';
+import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
+import type { ProtocolEra } from '../protocol/protocol-versions.js';
+import type { RequestEnvelope } from '../protocol/request-envelope.js';
+import { CallAbort } from '../tools/call-abort.js';
+import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import type { ExchangeSessions } from './exchange-sessions.js';
+import { writeJson } from './http-failure.js';
+import { httpStatusOf } from './http-status.js';
+import { SseStream, sseEvent } from './sse-stream.js';
+
+/** How the exchange may answer. */
+export interface ExchangeOptions {
+  era: ProtocolEra;
+  envelope?: RequestEnvelope;
+  /** The client accepts SSE (and the server does not force JSON). */
+  sse: boolean;
+  auth?: RequestAuth;
+  /** 2025 requests over SSE: where their one-exchange sessions (server→client requests) are kept. */
+  exchanges?: ExchangeSessions;
+}
+
+/** Methods that only make sense as a stream. */
+const streamingMethods = new Set(['subscriptions/listen']);
+
+/** Serves one stateless request; settles when it was answered. */
+export function serveStatelessRequest(
+  dispatcher: RequestDispatcher,
+  message: JSONRPCRequest,
+  response: ServerResponse,
+  options: ExchangeOptions,
+): Promise<void> | undefined {
+  const abort = new CallAbort();
+  const sse = options.sse || streamingMethods.has(message.method);
+  let stream: SseStream | undefined;
+  const send = (outgoing: JSONRPCMessage) => {
+    stream ??= new SseStream(response);
+    stream.write(outgoing);
+  };
+  // A 2025 stateless call may still ask its client, on its own SSE stream.
+  const session =
+    options.era === 'legacy' && sse && options.exchanges !== undefined && message.method !== 'initialize'
+      ? options.exchanges.open({ send })
+      : undefined;
+  const request: InboundRequest = {
+    id: message.id,
+    method: message.method,
+    params: message.params as Record<string, unknown> | undefined,
+    era: options.era,
+    ...(options.envelope !== undefined ? { envelope: options.envelope } : {}),
+    ...(options.auth !== undefined ? { auth: options.auth } : {}),
+    ...(session !== undefined ? { session } : {}),
+    abort,
+    channel: {
+      notify: (notification) => {
+        if (sse) send(notification);
+      },
+    },
+  };
+  response.on('close', () => {
+    if (!response.writableFinished) abort.abort('The HTTP request was closed.');
+  });
+  const write = (answer: JSONRPCResponse | undefined) => {
+    if (session !== undefined) options.exchanges?.release(session);
+    if (stream !== undefined) {
+      stream.end(answer);
+      return;
+    }
+    if (response.destroyed) return;
+    if (answer === undefined) {
+      response.writeHead(204).end();
+      return;
+    }
+    const status = httpStatusOf(answer, options.era);
+    if (sse && status === 200) {
+      response.writeHead(200, ['content-type', 'text/event-stream', 'cache-control', 'no-cache']);
+      response.end(sseEvent(answer));
+      return;
+    }
+    writeJson(response, status, answer);
+  };
+  const answer = dispatcher.dispatch(request);
+  // A request answered synchronously is written at once, without a turn of the event loop.
+  if (!isPromiseLike(answer)) {
+    write(answer);
+    return undefined;
+  }
+  return answer.then(write);
+}
+
+/** Serves a 2025 batch statelessly: every request in parallel, one array (or stream) of answers. */
+export async function serveStatelessBatch(
+  dispatcher: RequestDispatcher,
+  requests: JSONRPCRequest[],
+  early: JSONRPCMessage[],
+  response: ServerResponse,
+  options: ExchangeOptions,
+): Promise<void> {
+  const abort = new CallAbort();
+  response.on('close', () => {
+    if (!response.writableFinished) abort.abort('The HTTP request was closed.');
+  });
+  const stream = options.sse ? new SseStream(response) : undefined;
+  for (const message of early) stream?.write(message);
+  const answers = await Promise.all(
+    requests.map((message) =>
+      dispatcher.dispatch({
+        id: message.id,
+        method: message.method,
+        params: message.params as Record<string, unknown> | undefined,
+        era: 'legacy',
+        abort,
+        ...(options.auth !== undefined ? { auth: options.auth } : {}),
+        channel: { notify: (notification) => stream?.write(notification) },
+      }),
+    ),
+  );
+  const delivered = answers.filter((answer): answer is JSONRPCResponse => answer !== undefined);
+  if (stream !== undefined) {
+    for (const answer of delivered) stream.write(answer);
+    stream.end();
+    return;
+  }
+  if (!response.destroyed) writeJson(response, 200, [...early, ...delivered]);
+}

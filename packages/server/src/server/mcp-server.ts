@@ -1,0 +1,373 @@
+/**
+ * `createMcpServer`: tools (from `defineTool` or a live core `ToolRegistry`), resources, resource
+ * templates, prompts, completion and logging, served in both protocol eras through one dispatcher.
+ * The factory returns the `McpServer` interface; `DefaultMcpServer` implements it, and is also
+ * the `ServerScope` its request handlers see.
+ */
+import {
+  type CallToolResult,
+  type Implementation,
+  InMemoryServerEventBus,
+  type JSONRPCNotification,
+  type LoggingLevel,
+  type ServerCapabilities,
+  type ServerEvent,
+  type ServerEventBus,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import type {
+  ApprovalMode,
+  ApprovalPolicy,
+  ArgumentValidator,
+  Logger,
+  RegisteredTool,
+  ToolRegistry,
+} from '@switchboard/core';
+import {
+  createApprovalPolicy,
+  createArgumentValidator,
+  createToolRegistry,
+  silentLogger,
+} from '@switchboard/core';
+import type { PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
+import { LocalPrompts } from '../catalog/local-prompts.js';
+import { LocalResources } from '../catalog/local-resources.js';
+import type { PromptDefinition } from '../catalog/prompt-definition.js';
+import type { ResourceDefinition, ResourceTemplateDefinition } from '../catalog/resource-definition.js';
+import { ResourceSubscriptions } from '../catalog/resource-subscriptions.js';
+import { ToolCatalog } from '../catalog/tool-catalog.js';
+import { callTool } from '../dispatch/handlers/tools-handlers.js';
+import { silentChannel } from '../dispatch/inbound-request.js';
+import { type MethodRoute, methodTable } from '../dispatch/method-table.js';
+import { RequestDispatcher } from '../dispatch/request-dispatcher.js';
+import type { ServerScope } from '../dispatch/server-scope.js';
+import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import type { CacheHint } from '../protocol/encode-result.js';
+import { passesLogLevel } from '../protocol/logging-levels.js';
+import type { ProtocolEra } from '../protocol/protocol-versions.js';
+import { LegacySession, type SessionOutlet } from '../session/legacy-session.js';
+import type { SkillsOptions } from '../skills/skills-provider.js';
+import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js';
+import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
+import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
+import { CallAbort } from '../tools/call-abort.js';
+import type { DefinedTool } from '../tools/define-tool.js';
+import { type RequestStateOptions, RequestStateSeal } from '../tools/request-state-seal.js';
+import { SuspendedCalls } from '../tools/suspended-calls.js';
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Server name (in `initialize` results and the `serverInfo` of 2026-07-28 results). */
+  name: string;
+  /** Server version. */
+  version: string;
+  /** Human-readable title of the server. @default none */
+  title?: string;
+  /** Instructions for the model (`initialize`, `server/discover`). @default none */
+  instructions?: string;
+  /** Tools made with `defineTool`. @default none */
+  tools?: DefinedTool[];
+  /** A live registry to serve (tools added or removed later are announced with `list_changed`). @default a new registry */
+  registry?: ToolRegistry;
+  /** Resources at fixed URIs. @default none */
+  resources?: ResourceDefinition[];
+  /** Resources addressed by RFC 6570 templates. @default none */
+  resourceTemplates?: ResourceTemplateDefinition[];
+  /** Prompts. @default none */
+  prompts?: PromptDefinition[];
+  /** More sources of resources (served after the local ones): a gateway's upstreams, your own. @default none */
+  resourceProviders?: ResourceProvider[];
+  /** More sources of prompts (served after the local ones). @default none */
+  promptProviders?: PromptProvider[];
+  /**
+   * Skills (SEP-2640) served from a folder of skill folders (each with a `SKILL.md`), as the
+   * `io.modelcontextprotocol/skills` extension. @default none
+   */
+  skills?: SkillsOptions;
+  /**
+   * Approval policy deciding which registry tools may be served: `deny` hides a tool, `ask` hides
+   * it unless `allowApprovalTools` (a person cannot approve over MCP). @default every tool is served
+   */
+  approval?: ApprovalPolicy | ApprovalMode;
+  /** Serve tools the policy says need approval (never advertised `readOnlyHint: true`). @default false */
+  allowApprovalTools?: boolean;
+  /** Argument validator (core's). @default createArgumentValidator() */
+  validator?: ArgumentValidator;
+  /** Where change events (list_changed, resource updates) go; put a shared bus here to fan out across processes. @default an in-memory bus */
+  bus?: ServerEventBus;
+  /** Sealing of multi-round `requestState` (2026-07-28): key and lifetime. @default a random key per process, 600 s */
+  requestState?: RequestStateOptions;
+  /** Cache hints (`ttlMs`, `cacheScope`) of list results and `resources/read` on 2026-07-28. @default { ttlMs: 0, cacheScope: 'private' } */
+  cacheHint?: CacheHint;
+  /** Where the server logs (never stdout). @default silentLogger */
+  logger?: Logger;
+  /** Put stack traces of failing tools into results. @default false */
+  debug?: boolean;
+}
+
+/** Options of {@link McpServer.callTool}. */
+export interface CallToolOptions {
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
+
+/** A served message connection (stdio, an in-memory pair). */
+export interface McpConnectionHandle {
+  /** Ends the connection and its session. */
+  close(): Promise<void>;
+}
+
+/** A Switchboard MCP server: definitions, catalogs, and the dispatcher every transport feeds. */
+export interface McpServer {
+  readonly name: string;
+  readonly version: string;
+  /** The registry of served tools (local tools are under server `local`). */
+  readonly registry: ToolRegistry;
+  readonly logger: Logger;
+  /** Change events of this server (tools/prompts/resources list changed, resource updated). */
+  readonly bus: ServerEventBus;
+  /** The one request path: transports hand it `InboundRequest`s. */
+  readonly dispatcher: RequestDispatcher;
+  /** Adds (or replaces) a tool; clients get `notifications/tools/list_changed`. */
+  addTool(tool: DefinedTool): void;
+  /** Removes a tool by name; returns whether it existed. */
+  removeTool(name: string): boolean;
+  /** The tools as `tools/list` shows them (sorted by name). */
+  listTools(): Tool[];
+  /** One served tool as `tools/list` shows it, by public name. */
+  getTool(name: string): Tool | undefined;
+  /** Whether this server would serve `tool` (its approval policy and `allowApprovalTools` allow it). */
+  isServed(tool: RegisteredTool): boolean;
+  /**
+   * Calls a tool as `tools/call` would (validation, errors as `isError` results); an unknown tool
+   * rejects with a `ServerError` of code `TOOL_NOT_FOUND`.
+   */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<CallToolResult>;
+  /** Tells subscribed clients that a resource changed. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+  /** Sends a log message to every 2025 session (each filtered by the level its client set). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Serves a message connection (stdio, an in-memory pair): both eras, as stdio serving does. */
+  connect(transport: Transport): Promise<McpConnectionHandle>;
+  /** Opens a 2025 session whose messages leave through `outlet` (HTTP sessions). */
+  createSession(outlet: SessionOutlet, id?: string): LegacySession;
+  /** Number of open (initialized) 2025 sessions. */
+  readonly sessionCount: number;
+  /** The capabilities this server declares in an era. */
+  capabilities(era: ProtocolEra): ServerCapabilities;
+  /** Extra facts for HTTP `/health` (set in gateway mode). */
+  health?: () => Record<string, unknown>;
+  /** Closes every session and connection; parked calls and tasks are abandoned. */
+  close(): Promise<void>;
+}
+
+const methodNotification: Readonly<Record<ServerEvent['kind'], string>> = {
+  tools_list_changed: 'notifications/tools/list_changed',
+  prompts_list_changed: 'notifications/prompts/list_changed',
+  resources_list_changed: 'notifications/resources/list_changed',
+  resource_updated: 'notifications/resources/updated',
+};
+
+/** The server behind {@link createMcpServer}. */
+export class DefaultMcpServer implements McpServer, ServerScope {
+  readonly name: string;
+  readonly version: string;
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  readonly logger: Logger;
+  readonly debug: boolean;
+  readonly registry: ToolRegistry;
+  readonly tools: ToolCatalog;
+  readonly validator: ArgumentValidator;
+  readonly resourceProviders: readonly ResourceProvider[];
+  readonly promptProviders: readonly PromptProvider[];
+  readonly subscriptions: ResourceSubscriptions;
+  readonly seal: RequestStateSeal;
+  readonly suspended: SuspendedCalls;
+  readonly tasks = new TaskStore();
+  readonly cacheHint: CacheHint | undefined;
+  readonly bus: ServerEventBus;
+  readonly dispatcher: RequestDispatcher;
+  health?: () => Record<string, unknown>;
+  readonly #sessions = new Set<LegacySession>();
+  readonly #connections = new Set<MessageConnection>();
+  readonly #skills: SkillsProvider | undefined;
+  readonly #stopBus: () => void;
+
+  constructor(options: McpServerOptions) {
+    if (typeof options?.name !== 'string' || typeof options.version !== 'string') {
+      throw new ServerError({
+        code: ServerErrorCode.ConfigInvalid,
+        message: 'createMcpServer: pass { name, version } (strings) so clients can identify the server.',
+      });
+    }
+    this.name = options.name;
+    this.version = options.version;
+    this.info = {
+      name: options.name,
+      version: options.version,
+      ...(options.title ? { title: options.title } : {}),
+    };
+    this.instructions = options.instructions;
+    this.logger = options.logger ?? silentLogger;
+    this.debug = options.debug ?? false;
+    this.validator = options.validator ?? createArgumentValidator();
+    this.cacheHint = options.cacheHint;
+    this.bus =
+      options.bus ??
+      new InMemoryServerEventBus((error) =>
+        this.logger.debug({ error: error.message }, 'event listener failed'),
+      );
+    this.seal = new RequestStateSeal(options.requestState);
+    this.suspended = new SuspendedCalls(this.seal.ttlMs);
+    this.registry = options.registry ?? createToolRegistry({ logger: this.logger });
+    this.tools = new ToolCatalog({
+      registry: this.registry,
+      ...(options.approval !== undefined ? { approval: toPolicy(options.approval) } : {}),
+      allowApprovalTools: options.allowApprovalTools ?? false,
+      onChange: () => this.bus.publish({ kind: 'tools_list_changed' }),
+    });
+    for (const tool of options.tools ?? []) this.tools.addLocal(tool);
+    this.#skills = options.skills === undefined ? undefined : new SkillsProvider(options.skills, this.logger);
+    const localResources = new LocalResources(options.resources ?? [], options.resourceTemplates ?? []);
+    const localPrompts = new LocalPrompts(options.prompts ?? []);
+    this.resourceProviders = [
+      ...(localResources.empty ? [] : [localResources]),
+      ...(this.#skills !== undefined ? [this.#skills] : []),
+      ...(options.resourceProviders ?? []),
+    ];
+    this.promptProviders = [
+      ...(localPrompts.empty ? [] : [localPrompts]),
+      ...(options.promptProviders ?? []),
+    ];
+    this.subscriptions = new ResourceSubscriptions(this.resourceProviders);
+    const routes = new Map<string, MethodRoute>(methodTable);
+    for (const [method, route] of this.#skills?.routes() ?? []) routes.set(method, route);
+    this.dispatcher = new RequestDispatcher(this, routes);
+    this.#stopBus = this.bus.subscribe((event) => this.#deliverToSessions(event));
+  }
+
+  capabilities(era: ProtocolEra): ServerCapabilities {
+    const capabilities: ServerCapabilities = { tools: { listChanged: true }, completions: {}, logging: {} };
+    if (this.resourceProviders.length > 0) {
+      capabilities.resources = {
+        subscribe: this.resourceProviders.some((provider) => provider.subscribable),
+        listChanged: true,
+      };
+    }
+    if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
+    if (era === 'modern') {
+      const extensions: Record<string, object> = { [tasksExtensionId]: {} };
+      if (this.#skills !== undefined) extensions[skillsExtensionId] = this.#skills.capability();
+      (capabilities as { extensions?: Record<string, object> }).extensions = extensions;
+    }
+    return capabilities;
+  }
+
+  addTool(tool: DefinedTool): void {
+    this.tools.addLocal(tool);
+  }
+
+  removeTool(name: string): boolean {
+    return this.registry.unregister(name);
+  }
+
+  listTools(): Tool[] {
+    return this.tools.list();
+  }
+
+  getTool(name: string): Tool | undefined {
+    return this.tools.get(name)?.listed;
+  }
+
+  isServed(tool: RegisteredTool): boolean {
+    return this.tools.isServed(tool);
+  }
+
+  async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
+    // The same handler as `tools/call`, without the wire: a local error keeps its code.
+    const request = {
+      id: 0,
+      method: 'tools/call',
+      params: { name, arguments: (args ?? {}) as Record<string, unknown> },
+      era: 'legacy' as const,
+      channel: silentChannel,
+      abort: new CallAbort(options.signal),
+    };
+    return (await callTool(request, this)) as CallToolResult;
+  }
+
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const notification: JSONRPCNotification = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level, data, ...(logger !== undefined ? { logger } : {}) },
+    };
+    for (const session of this.#sessions) {
+      if (passesLogLevel(level, session.logLevel)) session.notify(notification);
+    }
+  }
+
+  async connect(transport: Transport): Promise<McpConnectionHandle> {
+    const connection = await serveMessageConnection(this, transport);
+    this.#connections.add(connection);
+    connection.onClose(() => this.#connections.delete(connection));
+    return { close: () => connection.close() };
+  }
+
+  createSession(outlet: SessionOutlet, id?: string): LegacySession {
+    return new LegacySession(outlet, id);
+  }
+
+  attachSession(session: LegacySession): void {
+    if (this.#sessions.has(session)) return;
+    this.#sessions.add(session);
+    session.onClose(() => {
+      this.#sessions.delete(session);
+      for (const uri of session.subscriptions) void this.subscriptions.remove(uri);
+      session.subscriptions.clear();
+    });
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections].map((connection) => connection.close().catch(() => {})));
+    for (const session of [...this.#sessions]) session.close('The server is shutting down.');
+    this.suspended.close();
+    this.tasks.close();
+  }
+
+  /** Change events reach every initialized 2025 session (resource updates only its subscribers). */
+  #deliverToSessions(event: ServerEvent): void {
+    const notification: JSONRPCNotification =
+      event.kind === 'resource_updated'
+        ? { jsonrpc: '2.0', method: methodNotification[event.kind], params: { uri: event.uri } }
+        : { jsonrpc: '2.0', method: methodNotification[event.kind] };
+    for (const session of this.#sessions) {
+      if (event.kind === 'resource_updated' && !session.subscriptions.has(event.uri)) continue;
+      session.notify(notification);
+    }
+  }
+
+  /** Stops listening to the bus (for tests of a server that is dropped). */
+  detach(): void {
+    this.#stopBus();
+  }
+}
+
+function toPolicy(approval: ApprovalPolicy | ApprovalMode): ApprovalPolicy {
+  return typeof approval === 'object' ? approval : createApprovalPolicy({ mode: approval });
+}
+
+/** Creates an MCP server from tools, a registry, resources, prompts and providers. */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  return new DefaultMcpServer(options);
+}

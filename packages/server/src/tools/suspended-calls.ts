@@ -1,0 +1,67 @@
+/**
+ * Runs parked between rounds of a 2026-07-28 multi-round call, by id. The id travels (sealed) in
+ * the `requestState` the client echoes; a run not resumed in time is abandoned and its tool
+ * aborted. Memory of one process: a retry that reaches another process (or this one after a
+ * restart) finds nothing and is told so.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CallAbort } from './call-abort.js';
+import type { SuspendableRun } from './suspendable-run.js';
+
+/** A parked run and what it belongs to. */
+export interface SuspendedCall {
+  run: SuspendableRun;
+  abort: CallAbort;
+  /** The method and target it was parked for (a retry must name the same). */
+  method: string;
+  target: string;
+}
+
+/** The parked runs of one server. */
+export class SuspendedCalls {
+  readonly #calls = new Map<string, { call: SuspendedCall; timer: NodeJS.Timeout }>();
+  readonly #ttlMs: number;
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  /** Parks `call` until it is taken or expires; returns its id. */
+  park(call: SuspendedCall): string {
+    const id = randomUUID();
+    const timer = setTimeout(() => {
+      this.#calls.delete(id);
+      const reason = new Error(`The client did not answer within ${this.#ttlMs} ms; the call was abandoned.`);
+      call.run.abandon(reason);
+      call.abort.abort(reason);
+    }, this.#ttlMs);
+    timer.unref();
+    this.#calls.set(id, { call, timer });
+    return id;
+  }
+
+  /** Takes a parked run out (to resume it); undefined when there is none by that id. */
+  take(id: string): SuspendedCall | undefined {
+    const entry = this.#calls.get(id);
+    if (entry === undefined) return undefined;
+    this.#calls.delete(id);
+    clearTimeout(entry.timer);
+    return entry.call;
+  }
+
+  /** Number of parked runs. */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  /** Abandons every parked run (shutdown). */
+  close(): void {
+    for (const [id, { call, timer }] of this.#calls) {
+      clearTimeout(timer);
+      this.#calls.delete(id);
+      const reason = new Error('The server is shutting down.');
+      call.run.abandon(reason);
+      call.abort.abort(reason);
+    }
+  }
+}

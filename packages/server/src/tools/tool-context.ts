@@ -1,0 +1,125 @@
+/**
+ * The one builder of a tool's context, for every era and transport: a 2025 session, 2025
+ * stateless HTTP, a 2026-07-28 request, stdio, REST and `callTool` all make their context here.
+ * Progress and logs go out on the request's channel (logs filtered by the level the era defines);
+ * client input goes through the channel the caller chose (see `client-input-channel.ts`).
+ */
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+} from '@modelcontextprotocol/server';
+import type { InboundRequest } from '../dispatch/inbound-request.js';
+import { passesLogLevel } from '../protocol/logging-levels.js';
+import type { ProtocolEra } from '../protocol/protocol-versions.js';
+import { type CallAbort, CallSignalCarrier } from './call-abort.js';
+import type { ClientInputChannel } from './client-input-channel.js';
+import type { ToolContext } from './define-tool.js';
+
+/** What a context is built from. */
+export interface ToolContextScope {
+  request: InboundRequest;
+  /** How `elicit`, `sample` and `listRoots` reach the client. */
+  inputs: ClientInputChannel;
+  /** The answers of a retried multi-round call, when there are any. */
+  inputResponses?: Record<string, unknown>;
+  /** The tool's own `requestState` on such a retry (after its integrity check). */
+  requestState?: string;
+  /** Turns the call into a task (when the tool and the client allow it). @default does nothing */
+  continueAsTask?: () => Promise<void>;
+}
+
+const goOn = () => Promise.resolve();
+
+const noClientCapabilities: ClientCapabilities = Object.freeze({});
+
+/** The level a request's logs must reach: the era decides where the client said so. */
+function logThreshold(request: InboundRequest): LoggingLevel | undefined | null {
+  if (request.era === 'modern') return request.envelope?.logLevel ?? null;
+  return request.session?.logLevel;
+}
+
+/**
+ * A tool's context. A class, not an object literal: a literal with a `signal` getter costs more
+ * than the whole call of a simple tool. Its channels are own arrow functions, so a tool may
+ * destructure them or copy the context with spread.
+ */
+export class ToolCallContext extends CallSignalCarrier implements ToolContext {
+  readonly requestId: RequestId;
+  readonly era: ProtocolEra;
+  readonly clientCapabilities: ClientCapabilities;
+  sessionId?: string;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  readonly progress: ToolContext['progress'];
+  readonly log: ToolContext['log'];
+  readonly elicit: ToolContext['elicit'];
+  readonly sample: ToolContext['sample'];
+  readonly listRoots: ToolContext['listRoots'];
+  readonly closeResponseStream: () => void;
+  readonly continueAsTask: () => Promise<void>;
+
+  constructor(scope: ToolContextScope, abort: CallAbort) {
+    super(abort);
+    const { request, inputs } = scope;
+    this.requestId = request.id;
+    this.era = request.era;
+    this.clientCapabilities =
+      request.era === 'modern'
+        ? (request.envelope?.clientCapabilities ?? noClientCapabilities)
+        : (request.session?.clientCapabilities ?? noClientCapabilities);
+    const sessionId = request.session?.id;
+    if (sessionId !== undefined) this.sessionId = sessionId;
+    if (scope.inputResponses !== undefined) this.inputResponses = scope.inputResponses;
+    if (scope.requestState !== undefined) this.requestState = scope.requestState;
+    const channel = request.channel;
+    const progressToken = (request.params?._meta as { progressToken?: ProgressToken } | undefined)
+      ?.progressToken;
+    this.progress = async (progress, total, message) => {
+      if (progressToken === undefined || abort.aborted) return;
+      channel.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        },
+      });
+    };
+    this.log = async (level, data, logger) => {
+      if (abort.aborted) return;
+      const threshold = logThreshold(request);
+      // null: the era says no logs for this request (2026-07-28 without a logLevel).
+      if (threshold === null || !passesLogLevel(level, threshold)) return;
+      channel.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level, data, ...(logger !== undefined ? { logger } : {}) },
+      });
+    };
+    this.elicit = (params) =>
+      inputs.ask({
+        method: 'elicitation/create',
+        params: params as Record<string, unknown>,
+      }) as Promise<ElicitResult>;
+    this.sample = (params) =>
+      inputs.ask({
+        method: 'sampling/createMessage',
+        params: params as Record<string, unknown>,
+      }) as Promise<CreateMessageResult>;
+    this.listRoots = () => inputs.ask({ method: 'roots/list' }) as Promise<ListRootsResult>;
+    this.closeResponseStream = () => channel.closeStream?.();
+    this.continueAsTask = scope.continueAsTask ?? goOn;
+  }
+}
+
+/** Builds the context of one tool call. */
+export function createToolContext(scope: ToolContextScope): ToolCallContext {
+  return new ToolCallContext(scope, scope.request.abort);
+}

@@ -1,0 +1,244 @@
+/**
+ * One run of a tool for a `tools/call` (or REST, `callTool`, a task): check the arguments, build
+ * the context, execute, and turn what came back into the call's answer. In the 2026-07-28 era the
+ * run may suspend for client input (`SuspendableRun`): it is parked and the call answers an
+ * input-required result; a retry resumes it. A tool that returns the SDK's `inputRequired(...)`
+ * itself is answered in each era by `multi-round.ts`.
+ */
+import { type CallToolResult, ProtocolError, type Result } from '@modelcontextprotocol/server';
+import type { ServedTool } from '../catalog/tool-catalog.js';
+import type { InboundRequest } from '../dispatch/inbound-request.js';
+import type { ServerScope } from '../dispatch/server-scope.js';
+import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
+import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import { toWireError } from '../errors/to-wire-error.js';
+import type { TaskRecord } from '../tasks/task-store.js';
+import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
+import type { CallAbort } from './call-abort.js';
+import {
+  type ClientInputChannel,
+  sessionInputChannel,
+  unavailableInputChannel,
+} from './client-input-channel.js';
+import type { ToolReturnValue } from './define-tool.js';
+import { answerInputRequired, isInputRequired, modernInputRequired, type RoundInput } from './multi-round.js';
+import { type RunEvent, SuspendableRun } from './suspendable-run.js';
+import { isPromiseLike, toCallToolResult, toErrorResult } from './to-call-tool-result.js';
+import { createToolContext } from './tool-context.js';
+import { ToolExecuteOptions } from './tool-execute-options.js';
+
+const isMissingCapability = (error: unknown): boolean =>
+  (ServerError.isServerError(error) && error.code === ServerErrorCode.MissingClientCapability) ||
+  (ProtocolError.isInstance(error) && error.code === JsonRpcErrorCode.MissingRequiredClientCapability);
+
+const noSessionHint =
+  'this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.';
+
+/** A run that may become a task. */
+interface TaskEscalation {
+  task: TaskRecord | undefined;
+  /** What the tool's execute returned (a value or a promise). */
+  outcome: unknown;
+  inputs: ClientInputChannel;
+  continueAsTask(): Promise<void>;
+  follow(value: unknown): void;
+}
+
+/** The `CreateTaskResult` of a task. */
+function taskAnswer(task: TaskRecord): Result {
+  return { resultType: 'task', ...task.info() } as Result;
+}
+
+/** The answer of a tool call: its result, at once when the tool answered synchronously. */
+export type ToolAnswer = Result | Promise<Result>;
+
+/** One run of one tool. */
+export class ToolInvocation {
+  readonly #request: InboundRequest;
+  readonly #scope: ServerScope;
+  readonly #tool: ServedTool;
+  readonly #args: Record<string, unknown>;
+  readonly #structured: boolean;
+  /** The cancellation the tool follows (the first round's, also for resumed rounds). */
+  #runAbort: CallAbort;
+
+  constructor(request: InboundRequest, scope: ServerScope, tool: ServedTool, args: Record<string, unknown>) {
+    this.#request = request;
+    this.#scope = scope;
+    this.#tool = tool;
+    this.#args = args;
+    this.#structured = tool.registered.outputSchema !== undefined;
+    this.#runAbort = request.abort;
+  }
+
+  /**
+   * Runs the tool. `round`: the answers of a retried round; `inputs`: where client input goes
+   * instead of the era's default (a task asks through its own `inputRequests`).
+   */
+  run(round?: RoundInput, inputs?: ClientInputChannel): ToolAnswer {
+    const request = this.#request;
+    const validation = this.#scope.validator.validate(this.#tool.registered, this.#args);
+    if (!validation.valid)
+      return { isError: true, content: [{ type: 'text', text: validation.error.message }] };
+    const run =
+      inputs === undefined && request.era === 'modern'
+        ? new SuspendableRun(request.envelope?.clientCapabilities ?? {})
+        : undefined;
+    const escalation = run !== undefined ? this.#escalation(run) : undefined;
+    const context = createToolContext({
+      request,
+      inputs: inputs ?? escalation?.inputs ?? run ?? this.#legacyInputs(),
+      ...(round?.inputResponses !== undefined ? { inputResponses: round.inputResponses } : {}),
+      ...(round?.requestState !== undefined ? { requestState: round.requestState } : {}),
+      ...(escalation !== undefined ? { continueAsTask: escalation.continueAsTask } : {}),
+    });
+    let value: unknown;
+    try {
+      value = this.#execute(context);
+    } catch (error) {
+      return this.#failed(error);
+    }
+    escalation?.follow(value);
+    if (!isPromiseLike(value)) {
+      return escalation?.task !== undefined
+        ? taskAnswer(escalation.task)
+        : this.#finish(value as ToolReturnValue);
+    }
+    if (run === undefined) {
+      return Promise.resolve(value).then(
+        (settled) => this.#finish(settled as ToolReturnValue),
+        (error) => this.#failed(error),
+      );
+    }
+    run.follow(value);
+    return run.next().then((event) => this.#onEvent(event, run));
+  }
+
+  /**
+   * For tools with `task: { start: 'on-request' }` called by a client that declares the tasks
+   * extension: `continueAsTask()` creates the task, answers the call with it, and sends the rest
+   * of the run (its questions, its result) to the task.
+   */
+  #escalation(run: SuspendableRun): TaskEscalation | undefined {
+    const options = taskOptionsOf(this.#tool);
+    if (options?.start !== 'on-request' || !declaresTasks(this.#request)) return undefined;
+    const escalation: TaskEscalation = {
+      task: undefined,
+      outcome: undefined,
+      inputs: { ask: (question) => (escalation.task ?? run).ask(question) },
+      continueAsTask: async () => {
+        if (escalation.task !== undefined) return;
+        const task = this.#scope.tasks.create({
+          ttlMs: options.ttlMs ?? 3_600_000,
+          pollIntervalMs: options.pollIntervalMs ?? 500,
+        });
+        escalation.task = task;
+        run.escalate(task);
+        if (escalation.outcome !== undefined) this.#settleTask(task, escalation.outcome);
+      },
+      follow: (value) => {
+        escalation.outcome = value;
+        if (escalation.task !== undefined) this.#settleTask(escalation.task, value);
+      },
+    };
+    return escalation;
+  }
+
+  /** Sends what the tool returned (or threw) to its task. */
+  #settleTask(task: TaskRecord, outcome: unknown): void {
+    Promise.resolve(outcome).then(
+      (value) =>
+        task.complete(
+          toCallToolResult(value as ToolReturnValue, this.#structured) as Record<string, unknown>,
+        ),
+      (error: unknown) => {
+        if (ProtocolError.isInstance(error) || ServerError.isServerError(error))
+          task.fail(toWireError(error));
+        else task.complete(toErrorResult(error, this.#scope.debug) as Record<string, unknown>);
+      },
+    );
+  }
+
+  /** Resumes a parked run with a retry's answers (`abort`: the cancellation the run follows). */
+  resume(
+    run: SuspendableRun,
+    abort: CallAbort,
+    responses: Record<string, unknown> | undefined,
+  ): Promise<Result> {
+    this.#runAbort = abort;
+    run.answer(responses);
+    return run.next().then((event) => this.#onEvent(event, run));
+  }
+
+  #legacyInputs(): ClientInputChannel {
+    const session = this.#request.session;
+    return session === undefined
+      ? unavailableInputChannel(noSessionHint)
+      : sessionInputChannel(session, this.#request.id, this.#request.abort);
+  }
+
+  #execute(context: ReturnType<typeof createToolContext>): unknown {
+    const { local, registered } = this.#tool;
+    if (local !== undefined) {
+      return local.execute(
+        local.parse ? (local.parse(this.#args) as Record<string, unknown>) : this.#args,
+        context,
+      );
+    }
+    if (registered.execute === undefined) {
+      throw new Error(`Tool "${registered.name}" is listed but cannot be run here (it has no execute).`);
+    }
+    return registered.execute(this.#args, new ToolExecuteOptions(this.#request.abort, context));
+  }
+
+  async #onEvent(event: RunEvent, run: SuspendableRun): Promise<Result> {
+    if (event.kind === 'task') return taskAnswer(event.task as TaskRecord);
+    if (event.kind === 'done') return this.#finish(event.value as ToolReturnValue);
+    if (event.kind === 'failed') return this.#failed(event.error);
+    // The tool waits for the client: park it, and answer with its questions and a sealed handle.
+    const name = this.#tool.registered.name;
+    const id = this.#scope.suspended.park({ run, abort: this.#runAbort, method: 'tools/call', target: name });
+    return modernInputRequired(event.requests, { m: 'tools/call', t: name, r: id }, this.#scope.seal);
+  }
+
+  #finish(value: ToolReturnValue): ToolAnswer {
+    const result = toCallToolResult(value, this.#structured);
+    if (!isInputRequired(result)) return result;
+    return answerInputRequired(
+      this.#request,
+      result,
+      { method: 'tools/call', target: this.#tool.registered.name },
+      this.#scope.seal,
+      (input) => Promise.resolve(this.#rerun(input)),
+    ).catch((error: unknown) => this.#failed(error));
+  }
+
+  /** A round of the legacy shim: the tool again with the client's answers, its raw result. */
+  #rerun(round: RoundInput): CallToolResult | Promise<CallToolResult> {
+    const context = createToolContext({ request: this.#request, inputs: this.#legacyInputs(), ...round });
+    const toResult = (settled: unknown) => toCallToolResult(settled as ToolReturnValue, this.#structured);
+    let value: unknown;
+    try {
+      value = this.#execute(context);
+    } catch (error) {
+      return this.#failed(error);
+    }
+    return isPromiseLike(value)
+      ? Promise.resolve(value).then(toResult, (error) => this.#failed(error))
+      : toResult(value);
+  }
+
+  #failed(error: unknown): CallToolResult {
+    if (this.#request.abort.aborted || this.#runAbort.aborted) throw error;
+    // A question the client declared it cannot answer fails the call itself (-32021), not the tool.
+    if (this.#request.era === 'modern' && isMissingCapability(error)) throw error;
+    // A protocol error thrown on purpose (the SDK's ProtocolError: URL elicitation required, a
+    // relayed upstream error) is the call's JSON-RPC error; anything else is the tool failing.
+    if (ProtocolError.isInstance(error)) throw error;
+    this.#scope.logger.debug(
+      { tool: this.#tool.registered.name, error: error instanceof Error ? error.message : String(error) },
+      'tool failed',
+    );
+    return toErrorResult(error, this.#scope.debug);
+  }
+}

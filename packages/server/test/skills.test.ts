@@ -1,0 +1,70 @@
+/** Skills (SEP-2640) served from a folder: `skills/list`, `skills/get`, and the files through `resources/read`. */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createMcpServer, type ServeHandle, serve } from '../src/index.js';
+import { envelope, post } from './fixtures/modern-request.js';
+
+let handle: ServeHandle & { url: string };
+let directory: string;
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'skills-'));
+  mkdirSync(join(directory, 'release-notes'));
+  writeFileSync(
+    join(directory, 'release-notes', 'SKILL.md'),
+    '---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n\nList the changes, newest first.\n',
+  );
+  writeFileSync(join(directory, 'release-notes', 'template.txt'), 'Version {version}\n');
+  const server = createMcpServer({ name: 'skills', version: '1.0.0', skills: { directory } });
+  handle = (await serve(server, { transport: { type: 'http', port: 0 } })) as ServeHandle & { url: string };
+});
+afterAll(async () => {
+  await handle.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+test('declares the extension, lists and gets the skill, and serves its files checked against their digests', async () => {
+  const discover = await post(handle.url, 'server/discover', { _meta: envelope() });
+  expect(discover.body.result?.capabilities).toMatchObject({
+    extensions: { 'io.modelcontextprotocol/skills': {} },
+    resources: {},
+  });
+  const listed = await post(handle.url, 'skills/list', { _meta: envelope() });
+  expect(listed.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  const [skill] = (listed.body.result?.skills ?? []) as Array<{
+    uri: string;
+    frontmatter: { name: string };
+    resources: Array<{ uri: string; digest: string }>;
+  }>;
+  expect(skill?.uri).toBe('skill://release-notes/SKILL.md');
+  expect(skill?.frontmatter.name).toBe('release-notes');
+  const got = await post(
+    handle.url,
+    'skills/get',
+    { uri: 'skill://release-notes/SKILL.md', _meta: envelope() },
+    { 'mcp-name': undefined },
+  );
+  expect(got.body.result?.skill).toEqual(skill);
+  const template = skill?.resources.find((resource) => resource.uri.endsWith('template.txt'));
+  const read = await post(handle.url, 'resources/read', { uri: template?.uri, _meta: envelope() });
+  const text = ((read.body.result?.contents ?? []) as Array<{ text: string }>)[0]?.text as string;
+  expect(text).toBe('Version {version}\n');
+  expect(template?.digest).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
+  const resources = await post(handle.url, 'resources/list', { _meta: envelope() });
+  expect(resources.body.result?.resources).toEqual([
+    expect.objectContaining({
+      uri: 'skill://release-notes/SKILL.md',
+      name: 'release-notes',
+      mimeType: 'text/markdown',
+    }),
+  ]);
+  const unknown = await post(
+    handle.url,
+    'skills/get',
+    { uri: 'skill://nope/SKILL.md', _meta: envelope() },
+    { 'mcp-name': undefined },
+  );
+  expect(unknown.body.error?.code).toBe(-32602);
+});
