@@ -18,13 +18,16 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client,
+  type ClientOptions,
+  LATEST_PROTOCOL_VERSION,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { createProtocolVersionTransport } from '../src/protocol-version-transport.js';
 
 const json = process.argv.includes('--json');
 const totalCalls = 1000;
@@ -222,8 +225,11 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
   return { call, close: () => agent.destroy() };
 }
 
-async function sdkSide(transport: Transport): Promise<{ client: Client; call: Call }> {
-  const client = new Client({ name: 'bench-sdk', version: '0.0.0' });
+async function sdkSide(
+  transport: Transport,
+  options: ClientOptions = {},
+): Promise<{ client: Client; call: Call }> {
+  const client = new Client({ name: 'bench-sdk', version: '0.0.0' }, options);
   await client.connect(transport);
   await client.listTools();
   return { client, call: () => client.callTool({ name: 'echo', arguments: message }) };
@@ -269,9 +275,10 @@ async function main(): Promise<void> {
       ] as const) {
         const pinned = version !== LATEST_PROTOCOL_VERSION;
         const sdkTransport = new StreamableHTTPClientTransport(new URL(server.url));
-        // The raw SDK client always offers its latest version: pin it with the same layer Switchboard uses.
+        // The SDK client offers the first of its supported versions at initialize.
         const sdk = await sdkSide(
-          pinned ? createProtocolVersionTransport(sdkTransport, version) : sdkTransport,
+          sdkTransport,
+          pinned ? { supportedProtocolVersions: [version, ...SUPPORTED_PROTOCOL_VERSIONS] } : {},
         );
         const switchboard = await switchboardSide({
           everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) },

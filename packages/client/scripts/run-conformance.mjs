@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite's client scenarios against conformance/client.mjs (built
 // on this package's dist) and prints the suite's summary line, `Total: N passed, N failed, N warnings`.
-// Usage: node scripts/run-conformance.mjs [scenario ...] [--verbose] [--jobs N]
+// Usage: node scripts/run-conformance.mjs [scenario | 'prefix*' ...] [--verbose] [--jobs N]
 // (default: every client scenario of the suite, the `auth/*` ones included, run N = 4 at a time)
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveNode24 } from '../../../scripts/node24.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -16,6 +17,8 @@ const suite = join(
   require('@modelcontextprotocol/conformance/package.json').bin?.conformance ?? 'dist/index.js',
 );
 const client = join(packageDir, 'conformance', 'client.mjs');
+// The suite needs Node >= 22 (`fs.globSync`); the client under test runs on the Node running this script.
+const suiteNode = resolveNode24();
 const argv = process.argv.slice(2);
 const jobsAt = argv.indexOf('--jobs');
 const jobs = jobsAt >= 0 ? Math.max(1, Number(argv[jobsAt + 1]) || 1) : 4;
@@ -24,15 +27,17 @@ const verbose = argv.includes('--verbose');
 
 /** Every client scenario the suite lists (`conformance list`, section "Client scenarios"). */
 function allClientScenarios() {
-  const listing = spawnSync(process.execPath, [suite, 'list'], { encoding: 'utf8' }).stdout ?? '';
+  const listing = spawnSync(suiteNode, [suite, 'list'], { encoding: 'utf8' }).stdout ?? '';
   const section = listing.slice(listing.indexOf('Client scenarios'));
-  return [...section.matchAll(/^\s*- (\S+)$/gm)].map((match) => match[1]);
+  // Lines read `  - name` or, since 0.2, `  - name [2025-11-25,2026-07-28]`; the section ends at a blank line.
+  const block = section.split(/\n\s*\n/)[0] ?? '';
+  return [...block.matchAll(/^\s*- (\S+)(?: \[[^\]]*\])?$/gm)].map((match) => match[1]);
 }
 
 function runScenario(scenario) {
   return new Promise((resolve) => {
     const child = spawn(
-      process.execPath,
+      suiteNode,
       [suite, 'client', '--command', `"${process.execPath}" "${client}"`, '--scenario', scenario],
       { cwd: packageDir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -52,7 +57,16 @@ function runScenario(scenario) {
   });
 }
 
-const selected = scenarios.length > 0 ? scenarios : allClientScenarios();
+/** The scenarios to run: every one by default; an argument ending in `*` (quoted: 'auth/*') picks by prefix. */
+function selectScenarios() {
+  if (scenarios.length === 0) return allClientScenarios();
+  const listed = scenarios.some((name) => name.endsWith('*')) ? allClientScenarios() : [];
+  return scenarios.flatMap((name) =>
+    name.endsWith('*') ? listed.filter((scenario) => scenario.startsWith(name.slice(0, -1))) : [name],
+  );
+}
+
+const selected = selectScenarios();
 const runs = new Array(selected.length);
 let next = 0;
 await Promise.all(

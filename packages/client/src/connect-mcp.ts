@@ -3,7 +3,7 @@
  * namespaced and ready to execute — in one core registry.
  */
 
-import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import {
   createToolRegistry,
   type Logger,
@@ -16,13 +16,7 @@ import {
   type WrapToolResultOptions,
 } from '@switchboard/core';
 import { type ApprovalSetting, createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
-import type {
-  ElicitationHandler,
-  McpClient,
-  McpClientOptions,
-  RootsProvider,
-  SamplingHandler,
-} from './mcp-client.js';
+import type { McpClient, McpClientOptions } from './mcp-client.js';
 import { type ApproveCallback, type McpToolExecuteOptions, toToolInput } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import type { ClientAuthOptions } from './server-auth.js';
@@ -33,6 +27,7 @@ import {
   type SupervisionOptions,
 } from './server-connection.js';
 import type { ServerEntry } from './server-entry.js';
+import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
 import { type AfterToolCallHook, createStoreRecorder, withCallHooks } from './tool-call-hooks.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */

@@ -5,7 +5,7 @@
  * that must happen per call.
  */
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import {
   type RegisteredTool,
   SwitchboardError,

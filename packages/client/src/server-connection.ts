@@ -5,7 +5,7 @@
  * failing.
  */
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { type Logger, SwitchboardError } from '@switchboard/core';
 import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
 import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';

@@ -3,7 +3,7 @@
  * one place so the tool pipeline stays independent of how core spells them.
  */
 
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { RegisteredTool, ToolAnnotations } from '@switchboard/core';
 
 /** Checks arguments before they are sent; throws a `VALIDATION_FAILED` error naming the tool and the problems. */

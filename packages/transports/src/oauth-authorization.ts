@@ -1,4 +1,4 @@
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
 import { needsAuthError, type OAuthProvider } from './oauth-provider.js';
 

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  AddClientAuthentication,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  type AddClientAuthentication,
+  createPrivateKeyJwtAuth,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type OAuthTokens,
+} from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
 import { type LoopbackRedirect, startLoopbackRedirect } from './loopback-redirect.js';
 import { createFileTokenStore, type StoredAuthorization, type TokenStore } from './token-store.js';
