@@ -123,8 +123,12 @@ export class ProtocolClient extends Client {
 
   protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ClientContext {
     const built = super.buildContext(ctx, transportInfo);
+    // An input request the driver dispatches carries its entry's `_meta` (marked for routed calls).
+    const route = this.router.routeOfInputRequest(ctx.mcpReq._meta);
     const relatedRequest = (transportInfo as HttpMessageExtraInfo | undefined)?.relatedRequest;
-    if (relatedRequest) this.origins.set(built, { relatedRequest });
+    if (route || relatedRequest) {
+      this.origins.set(built, { ...(route ? { route } : {}), ...(relatedRequest ? { relatedRequest } : {}) });
+    }
     return built;
   }
 
@@ -167,7 +171,8 @@ export class ProtocolClient extends Client {
     const params = typeof entry.params === 'object' && entry.params !== null ? entry.params : {};
     const request = { jsonrpc: '2.0', id: key, method, params } as JSONRPCRequest;
     if (route) this.router.markInputRequests(route, { [key]: request });
-    const context = { mcpReq: { id: key, method, signal } } as unknown as BaseContext;
+    const meta = (request.params as { _meta?: unknown })._meta;
+    const context = { mcpReq: { id: key, method, signal, _meta: meta } } as unknown as BaseContext;
     return handler(request, this.buildContext(context));
   }
 }

@@ -74,6 +74,8 @@ export interface CallRoute {
 
 /** What the protocol client knows about a request the server made. */
 export interface ServerRequestOrigin {
+  /** The routed call whose input-required round it is (2026-07-28). */
+  route?: CallRoute;
   /** The request whose response stream carried it (2025-era HTTP). */
   relatedRequest?: JSONRPCRequest | undefined;
 }
@@ -102,22 +104,30 @@ export class ServerRequestRouter {
     this.inFlight.delete(route);
   }
 
-  /** Marks the input requests of one round of a routed modern call as the call's. */
+  /**
+   * Marks the input requests of one round of a routed modern call as the call's. The mark is the
+   * entry's `_meta` object (one is added where the server sent none): the SDK's driver hands that
+   * very object to the handler's context, while the request itself reaches it validated, as a copy.
+   */
   markInputRequests(route: CallRoute, inputRequests: Record<string, unknown> | undefined): void {
     for (const entry of Object.values(inputRequests ?? {})) {
       if (typeof entry !== 'object' || entry === null) continue;
-      const request = entry as { params?: unknown };
-      // The SDK hands the handler this very params object; a request without params gets one.
+      const request = entry as { params?: { _meta?: unknown } };
       if (typeof request.params !== 'object' || request.params === null) request.params = {};
-      this.byInputRequest.set(request.params as object, route);
+      const params = request.params;
+      if (typeof params._meta !== 'object' || params._meta === null) params._meta = {};
+      this.byInputRequest.set(params._meta as object, route);
     }
   }
 
+  /** The routed call an input request (by its `_meta`) belongs to. */
+  routeOfInputRequest(meta: unknown): CallRoute | undefined {
+    return typeof meta === 'object' && meta !== null ? this.byInputRequest.get(meta) : undefined;
+  }
+
   /** The call a server request belongs to, if it is a routed one. */
-  routeOf(request: JSONRPCRequest, origin: ServerRequestOrigin): CallRoute | undefined {
-    const params = request.params as object | undefined;
-    const marked = params ? this.byInputRequest.get(params) : undefined;
-    if (marked || this.isModern()) return marked;
+  routeOf(_request: JSONRPCRequest, origin: ServerRequestOrigin): CallRoute | undefined {
+    if (origin.route || this.isModern()) return origin.route;
     const related = origin.relatedRequest;
     if (related) {
       const args = (related.params as { arguments?: unknown } | undefined)?.arguments;
