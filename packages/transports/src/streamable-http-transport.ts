@@ -380,7 +380,8 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     const answer = jsonRpcErrorAnswering(text, message.id);
     if (!answer || !('error' in answer)) return false;
     const modernRequest = envelopeProtocolVersion(message) !== undefined;
-    if (!(modernRequest && status === 400) && !modernErrorCodes.has(answer.error.code)) return false;
+    const refusedHandshake = isInitializeRequest(message) && modernErrorCodes.has(answer.error.code);
+    if (!(modernRequest && status === 400) && !refusedHandshake) return false;
     this.onmessage?.(answer);
     return true;
   }
