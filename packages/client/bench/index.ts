@@ -12,6 +12,10 @@
  *   @hono/node-server then waits a timer tick before writing the response, so even the bare client
  *   takes well over half the SDK's time there.
  * - `httpPinned`: both clients offering protocol 2025-06-18 (no priming event, no timer).
+ * - `httpModern`: the 2026-07-28 era against an SDK v2 `createMcpHandler` server (on node:http):
+ *   Switchboard (negotiating) vs the SDK v2 client pinned to 2026-07-28, with the bare client
+ *   POSTing the same modern request (headers and `_meta` envelope) in the same rounds.
+ *   Target: switchboard p50 ≤ 1.05 × bare p50.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
@@ -30,11 +34,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectMcp, type McpConnection } from '../src/index.js';
 
 const json = process.argv.includes('--json');
-const totalCalls = 1000;
+// --quick: a short run that only checks the bench works (no figures to keep).
+const quick = process.argv.includes('--quick');
+const totalCalls = quick ? 100 : 1000;
 const rounds = 5;
 const perRound = totalCalls / rounds;
 const concurrency = 16;
-const warmup = 200;
+const warmup = quick ? 20 : 200;
 
 const require = createRequire(import.meta.url);
 const everything = join(
@@ -157,6 +163,22 @@ async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> 
   return { url: `http://127.0.0.1:${port}/mcp`, child };
 }
 
+async function startModernServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'modern-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const line = seen.split('\n')[0];
+      if (seen.includes('\n') && line) resolve(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the modern bench server exited (${code})`)));
+  });
+  return { url, child };
+}
+
 const message = { message: 'hello from the bench' };
 
 async function switchboardSide(
@@ -222,6 +244,51 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
     });
     response.resume();
   };
+  return { call, close: () => agent.destroy() };
+}
+
+/**
+ * The bare modern client: keep-alive POSTs of the same 2026-07-28 request the clients send
+ * (standard headers, `_meta` envelope), resolving once the JSON answer is in.
+ */
+function bareModernSide(url: string): { call: Call; close: () => void } {
+  const agent = new http.Agent({ keepAlive: true });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  let id = 1;
+  const call: Call = () =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: id++,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: message, _meta: meta },
+      });
+      const request = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(body)),
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'echo',
+        },
+      });
+      request.once('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.once('end', () => (text.includes('"result"') ? resolve() : reject(new Error(text))));
+      });
+      request.once('error', reject).end(body);
+    });
   return { call, close: () => agent.destroy() };
 }
 
@@ -297,6 +364,27 @@ async function main(): Promise<void> {
     }
   }
 
+  {
+    // The modern era: the same SDK v2 server (its own process) for all three.
+    const server = await startModernServer();
+    try {
+      const sdk = await sdkSide(new StreamableHTTPClientTransport(new URL(server.url)), {
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+      });
+      const switchboard = await switchboardSide({ everything: { url: server.url } });
+      const bare = bareModernSide(server.url);
+      try {
+        results.httpModern = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+      } finally {
+        await sdk.client.close();
+        await switchboard.connection.close();
+        bare.close();
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  }
+
   if (json) {
     const out: Record<string, unknown> = {};
     for (const [transport, result] of Object.entries(results)) {
@@ -339,14 +427,16 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `\nhttp runs at protocol ${LATEST_PROTOCOL_VERSION}, httpPinned at 2025-06-18 (both clients pinned).`,
+    `\nhttp runs at protocol ${LATEST_PROTOCOL_VERSION}, httpPinned at 2025-06-18 (both clients pinned), httpModern at 2026-07-28 against an SDK v2 createMcpHandler server (the SDK client pinned, Switchboard negotiating).`,
   );
   if (abortListenerWarnings > 0) {
     console.log(
       `(the SDK's HTTP transport piled up abort listeners on its shared AbortSignal: ${abortListenerWarnings} MaxListenersExceeded warnings, not shown)`,
     );
   }
-  console.log('targets (sequential): stdio ratio ≤ 1.0, http ratio ≤ 0.5');
+  console.log(
+    'targets (sequential): stdio ratio ≤ 1.0; http and httpModern: switchboard p50 ≤ 1.05 × bare p50',
+  );
 }
 
 main().then(

@@ -444,7 +444,8 @@ class ConnectedMcpClient implements McpClient {
   private closing = false;
   private toolsCache: Tool[] | undefined;
   private toolsLoading: Promise<Tool[]> | undefined;
-  private readonly definitions = new Map<string, Tool>();
+  /** Tools that declare x-mcp-header parameters, as definitions without outputSchema. */
+  private readonly headerDefinitions = new Map<string, Tool>();
   private debounce: NodeJS.Timeout | undefined;
   private readonly toolListeners = new Set<(tools: Tool[]) => void>();
   private readonly closeListeners = new Set<(error: SwitchboardError) => void>();
@@ -578,8 +579,12 @@ class ConnectedMcpClient implements McpClient {
       .listTools(undefined, { timeout: this.settings.requestTimeoutMs, cacheMode: 'use' })
       .then((page) => {
         this.toolsCache = page.tools;
-        this.definitions.clear();
-        for (const tool of page.tools) this.definitions.set(tool.name, tool);
+        this.headerDefinitions.clear();
+        for (const tool of page.tools) {
+          if (JSON.stringify(tool.inputSchema).includes('"x-mcp-header"')) {
+            this.headerDefinitions.set(tool.name, { name: tool.name, inputSchema: tool.inputSchema });
+          }
+        }
         return page.tools;
       })
       .catch((error: unknown) => {
@@ -676,17 +681,21 @@ class ConnectedMcpClient implements McpClient {
     mayRetry: boolean,
   ): Promise<CallToolResult> {
     const params = { name: toolName, arguments: args };
-    if (this.era === 'legacy') {
-      return this.sdkClient.request({ method: 'tools/call', params }, callToolResultShape, requestOptions);
-    }
+    const definition = this.era === 'modern' ? this.headerDefinitions.get(toolName) : undefined;
     try {
+      if (definition === undefined) {
+        // Nothing to mirror into headers (a 2025-era call, or a tool without x-mcp-header): the
+        // request itself, with a cheap shape check (the tool layer checks the output schema).
+        return await this.sdkClient.request(
+          { method: 'tools/call', params },
+          callToolResultShape,
+          requestOptions,
+        );
+      }
       // The SDK mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition; the
       // definition carries no outputSchema, so the result comes back as the server sent it (the
       // tool layer checks structured output itself, with the error that names the tool).
-      return await this.sdkClient.callTool(params, {
-        ...requestOptions,
-        toolDefinition: this.headerDefinition(toolName),
-      });
+      return await this.sdkClient.callTool(params, { ...requestOptions, toolDefinition: definition });
     } catch (error) {
       if (!mayRetry || !(error instanceof ProtocolError) || error.code !== JsonRpcErrorCode.HeaderMismatch)
         throw error;
@@ -694,11 +703,6 @@ class ConnectedMcpClient implements McpClient {
       await this.listTools({ refresh: true });
       return this.sendOnce(toolName, args, requestOptions, false);
     }
-  }
-
-  private headerDefinition(toolName: string): Tool {
-    const known = this.definitions.get(toolName);
-    return { name: toolName, inputSchema: known?.inputSchema ?? { type: 'object' } };
   }
 
   /** The task a call was answered with, as a handle that answers its input with the call's handlers. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import {
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -154,6 +155,8 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   readonly hasPerRequestStream = true;
 
   private readonly url: URL;
+  /** The URL as request options, converted once (not per request). */
+  private readonly target: http.RequestOptions;
   private readonly safeUrl: string;
   private readonly name: string;
   private readonly logger: Logger;
@@ -172,6 +175,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
 
   constructor(private readonly options: StreamableHttpTransportOptions) {
     this.url = new URL(options.url);
+    this.target = urlToHttpOptions(this.url);
     this.safeUrl = redactUrl(this.url);
     this.name = options.name ?? this.url.host;
     this.logger = options.logger ?? silentLogger;
@@ -261,7 +265,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   ): Promise<http.IncomingMessage> {
     await this.authorization.authorizationHeaders(headers, { method, url: this.url });
     return new Promise((resolve, reject) => {
-      const request = this.client.request(this.url, { method, headers, agent: this.agent });
+      const request = this.client.request({ ...this.target, method, headers, agent: this.agent });
       this.inFlight.add(request);
       const onAbort = () => request.destroy();
       signal?.addEventListener('abort', onAbort, { once: true });

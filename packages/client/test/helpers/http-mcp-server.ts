@@ -31,6 +31,8 @@ export interface SdkV2ServerOptions extends CreateMcpHandlerOptions {
   toolsTtlMs?: number;
   /** Serve `long_job` as a task (extension io.modelcontextprotocol/tasks). */
   tasks?: boolean;
+  /** Keep each request in `requests`. @default true */
+  record?: boolean;
 }
 
 function readBody(request: http.IncomingMessage): Promise<Buffer> {
@@ -44,7 +46,7 @@ function readBody(request: http.IncomingMessage): Promise<Buffer> {
 
 /** Starts the test server of `fixtures/sdk-v2-server.mjs` behind `createMcpHandler`. */
 export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promise<RunningMcpServer> {
-  const { toolsTtlMs, tasks, ...handlerOptions } = options;
+  const { toolsTtlMs, tasks, record = true, ...handlerOptions } = options;
   const taskStore = tasks ? createTaskStore() : undefined;
   const handler = createMcpHandler(
     () =>
@@ -59,11 +61,11 @@ export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promis
     const body = await readBody(request);
     let parsed: RecordedRequest['body'];
     try {
-      parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+      parsed = record && body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
     } catch {
       parsed = undefined;
     }
-    requests.push({ method: request.method ?? '', headers: request.headers, body: parsed });
+    if (record) requests.push({ method: request.method ?? '', headers: request.headers, body: parsed });
     const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort();
