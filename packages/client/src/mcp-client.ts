@@ -782,10 +782,25 @@ class ConnectedMcpClient implements McpClient {
     const previous = this.resourceSubscription;
     this.resourceSubscription = undefined;
     if (this.subscribedResources.size > 0) {
-      this.resourceSubscription = await this.sdkClient.listen(
-        { resourceSubscriptions: [...this.subscribedResources] },
+      const wanted = [...this.subscribedResources];
+      const subscription = await this.sdkClient.listen(
+        { resourceSubscriptions: wanted },
         { timeout: this.settings.requestTimeoutMs },
       );
+      const honored = new Set(subscription.honoredFilter.resourceSubscriptions ?? []);
+      const refused = wanted.filter((uri) => !honored.has(uri));
+      if (refused.length > 0) {
+        await subscription.close();
+        for (const uri of refused) this.subscribedResources.delete(uri);
+        // The stream before this one still carries the others.
+        this.resourceSubscription = previous;
+        throw new ClientError({
+          code: ClientErrorCode.ServerError,
+          message: `MCP server "${this.name}" did not agree to send updates for ${refused.join(', ')} (it acknowledged the subscription without them: it may not support resource subscriptions). Read the resource again when you need it.`,
+          context: { server: this.name, refused },
+        });
+      }
+      this.resourceSubscription = subscription;
     }
     await previous?.close();
   }

@@ -59,8 +59,11 @@ export interface CallServerRequestHandlers {
 
 /** The client-level handlers (the capabilities they declare are what a server may ask for). */
 export interface ClientServerRequestHandlers {
+  /** Answers `elicitation/create` of calls without a handler of their own. */
   elicitation?: ElicitationHandler;
+  /** Answers `sampling/createMessage` of calls without a handler of their own. */
   sampling?: SamplingHandler;
+  /** The roots of calls without a handler of their own. */
   roots?: RootsProvider;
 }
 

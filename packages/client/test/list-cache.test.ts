@@ -47,6 +47,31 @@ describe('tools/list cache hints', () => {
     expect(toolLists(modern)).toBe(2);
   });
 
+  it('delivers resource updates of a subscribed resource on a listen stream, and stops after unsubscribe', async () => {
+    const modern = await server({ legacy: 'reject' });
+    const updated: string[] = [];
+    const client = await createMcpClient(
+      'x',
+      { url: modern.url },
+      { onResourceUpdated: (uri) => updated.push(uri) },
+    );
+    cleanups.push(() => client.close());
+    expect((await client.readResource('config://app')).contents[0]).toMatchObject({
+      text: '{"mode":"test"}',
+    });
+    await client.subscribeResource('config://app');
+    const listen = modern.requests
+      .filter((request) => request.body?.method === 'subscriptions/listen')
+      .at(-1);
+    expect(listen?.body?.params?.notifications).toEqual({ resourceSubscriptions: ['config://app'] });
+    modern.handler.notify.resourceUpdated('config://app');
+    await waitFor(() => updated.length === 1, 10_000, 'the resource update');
+    await client.unsubscribeResource('config://app');
+    modern.handler.notify.resourceUpdated('config://app');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(updated).toEqual(['config://app']);
+  });
+
   it('keeps tool schemas as the server wrote them in the registry', async () => {
     const modern = await server({ legacy: 'reject' });
     const client = await createMcpClient('x', { url: modern.url });
