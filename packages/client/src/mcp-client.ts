@@ -188,6 +188,8 @@ const objectResult = z.custom<Record<string, unknown>>(
 );
 
 const defaultClientInfo: Implementation = { name: 'switchboard', version: '0.0.0' };
+/** The longest wait for a server to acknowledge the change-notification stream at connect. */
+const listenAckTimeoutMs = 10_000;
 const noCallOptions: CallToolOptions = Object.freeze({});
 
 /** What a connection was set up with (the settings step). */
@@ -519,12 +521,13 @@ class ConnectedMcpClient implements McpClient {
     };
     if (Object.keys(filter).length === 0) return;
     try {
+      // Bounded: a server that never acknowledges must not hold the connect up for a whole request timeout.
       this.changeSubscription = await this.sdkClient.listen(filter, {
-        timeout: this.settings.requestTimeoutMs,
+        timeout: Math.min(this.settings.requestTimeoutMs, listenAckTimeoutMs),
       });
     } catch (error) {
       // The connection works without it; list_changed just does not arrive.
-      this.settings.logger.debug(
+      this.settings.logger.warn(
         { server: this.name },
         `subscriptions/listen failed: ${toClientError(error, this.scene('subscriptions/listen')).message}`,
       );
