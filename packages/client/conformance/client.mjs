@@ -4,48 +4,16 @@
 // MCP_CONFORMANCE_SCENARIO. It connects, lists the tools and calls each one with arguments made
 // from its input schema, answering elicitations by accepting (the client fills in the defaults).
 //
-// For the `auth/*` scenarios the transport gets an OAuth provider (memory token store): the
-// suite's context (MCP_CONFORMANCE_CONTEXT) supplies pre-registered client credentials or a
-// private key, as a user's config would; `openUrl` plays the person at the browser by following
-// the authorization server's redirect to our loopback server programmatically.
-import {
-  createMemoryTokenStore,
-  createOAuthProvider,
-  createStreamableHttpTransport,
-} from '@switchboard/transports';
+// For the `auth/*` scenarios the transport gets the OAuth provider of ./auth-scenarios.mjs.
+import { createStreamableHttpTransport } from '@switchboard/transports';
 import { createMcpClient } from '../dist/index.js';
+import { authProviderFor } from './auth-scenarios.mjs';
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'unknown';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
-/** Follows the authorization server's redirect to the loopback redirect URI, as a browser would. */
-async function followRedirect(authorizationUrl) {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
-  const location = response.headers.get('location');
-  if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
-  await (await fetch(new URL(location, authorizationUrl))).text();
-}
-
-function authProviderFor() {
-  if (!scenario.startsWith('auth/')) return undefined;
-  const clientCredentials = scenario.startsWith('auth/client-credentials');
-  return createOAuthProvider({
-    serverUrl: url,
-    serverName: 'conformance',
-    store: createMemoryTokenStore(),
-    grantType: clientCredentials ? 'client_credentials' : 'authorization_code',
-    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
-    ...(context.client_id ? { clientId: context.client_id } : {}),
-    ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
-    ...(context.private_key_pem
-      ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' }
-      : {}),
-    openUrl: followRedirect,
-  });
-}
-
-const authProvider = authProviderFor();
+const authProvider = authProviderFor(scenario, url, context);
 const client = await createMcpClient(
   'conformance',
   authProvider ? createStreamableHttpTransport({ url, name: 'conformance', authProvider }) : { url },

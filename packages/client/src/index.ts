@@ -2,6 +2,10 @@
 
 // OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
 export type {
+  AssertionContext,
+  AssertionSource,
+  DpopOptions,
+  IdentityProviderOptions,
   OAuthGrantType,
   OAuthProvider,
   OAuthProviderOptions,
@@ -9,6 +13,7 @@ export type {
   TokenStore,
 } from '@switchboard/transports';
 export {
+  AuthorizationErrorCode,
   createFileTokenStore,
   createMemoryTokenStore,
   createOAuthProvider,
@@ -74,7 +79,12 @@ export type { CreatedTask } from './protocol-client.js';
 export { ProtocolClient } from './protocol-client.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
-export type { ClientAuthOptions, ServerAuthConfig } from './server-auth.js';
+export type {
+  ClientAuthOptions,
+  DpopAlgorithm,
+  ServerAuthConfig,
+  ServerAuthIdentityProviderConfig,
+} from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { createMemoryTokenStore } from '@switchboard/transports';
+import { SwitchboardError } from '@switchboard/core';
+import { AuthorizationErrorCode, createMemoryTokenStore } from '@switchboard/transports';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createServerAuthProvider, loadConfig, type McpConnection } from '../src/index.js';
+import { authSecrets } from '../src/server-auth.js';
 import { createTempDirectory, type TempDirectory } from './config/temp-directory.js';
 
 const everything = join(
@@ -124,5 +126,145 @@ describe('OAuth in connectMcp and the config', () => {
     );
     const error = await loadConfig({ configFile: bad, env: {} }).catch((caught) => caught);
     expect(String((error as Error).message)).toMatch(/auth.*grantType/);
+  });
+
+  it('reads workload identity, enterprise IdP and DPoP settings; file secrets are read at each use', async () => {
+    temp = await createTempDirectory();
+    const tokenFile = await temp.write('workload.jwt', 'workload-token-v1\n');
+    const file = await temp.write(
+      'mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          workload: {
+            url: 'https://mcp.example.com/mcp',
+            auth: {
+              grantType: 'workload_identity',
+              clientId: 'workload-1',
+              assertionFile: tokenFile,
+              issuer: 'https://auth.example.com',
+              dpop: { alg: 'ES384' },
+            },
+          },
+          enterprise: {
+            url: 'https://mcp.example.com/other',
+            auth: {
+              grantType: 'enterprise_managed',
+              clientId: 'xaa-client',
+              clientSecret: variable('XAA_SECRET'),
+              identityProvider: {
+                issuer: 'https://idp.example.com',
+                clientId: 'idp-client',
+                idToken: variable('ID_TOKEN'),
+              },
+              dpop: true,
+            },
+          },
+        },
+      }),
+    );
+    const config = await loadConfig({
+      configFile: file,
+      env: { XAA_SECRET: 'xaa-secret-value', ID_TOKEN: 'id-token-value' },
+    });
+    expect(config.mcpServers.workload?.auth).toEqual({
+      grantType: 'workload_identity',
+      clientId: 'workload-1',
+      assertionFile: tokenFile,
+      issuer: 'https://auth.example.com',
+      dpop: { alg: 'ES384' },
+    });
+    expect(config.mcpServers.enterprise?.auth).toMatchObject({
+      grantType: 'enterprise_managed',
+      clientSecret: 'xaa-secret-value',
+      identityProvider: {
+        issuer: 'https://idp.example.com',
+        clientId: 'idp-client',
+        idToken: 'id-token-value',
+      },
+      dpop: true,
+    });
+    expect(authSecrets(config.mcpServers.enterprise ?? {}).sort()).toEqual([
+      'id-token-value',
+      'xaa-secret-value',
+    ]);
+
+    const provider = createServerAuthProvider('workload', config.mcpServers.workload ?? {}, {
+      store: createMemoryTokenStore(),
+    });
+    expect(provider?.grantType).toBe('workload_identity');
+    expect(provider?.redirectUrl).toBeUndefined();
+    expect(typeof provider?.dpop).toBe('function');
+    const context = { issuer: 'https://auth.example.com' };
+    expect(await provider?.assertion(context)).toBe('workload-token-v1');
+    await temp.write('workload.jwt', 'workload-token-v2\n');
+    expect(await provider?.assertion(context)).toBe('workload-token-v2');
+
+    const missing = createServerAuthProvider(
+      'workload',
+      {
+        url: 'https://mcp.example.com/mcp',
+        auth: { grantType: 'workload_identity', clientId: 'w', assertionFile: `${temp.path}/gone.jwt` },
+      },
+      { store: createMemoryTokenStore() },
+    );
+    const error = await missing?.assertion(context)?.catch((caught) => caught);
+    expect(SwitchboardError.hasCode(error, AuthorizationErrorCode.AuthFailed)).toBe(true);
+    expect((error as Error).message).toContain(
+      `cannot read auth.assertionFile ${temp.path}/gone.jwt (ENOENT)`,
+    );
+  });
+
+  it.each([
+    [{ grantType: 'workload_identity', clientId: 'w' }, [], 'needs exactly one of "assertion"'],
+    [
+      { grantType: 'workload_identity', assertion: 'secret-jwt-value' },
+      ['clientId'],
+      'needs a pre-registered clientId',
+    ],
+    [{ assertion: 'secret-jwt-value' }, ['assertion'], 'only the workload_identity grant sends an assertion'],
+    [
+      { grantType: 'enterprise_managed', clientId: 'x' },
+      ['identityProvider'],
+      'needs the enterprise identity provider',
+    ],
+    [
+      {
+        grantType: 'enterprise_managed',
+        clientId: 'x',
+        identityProvider: {
+          issuer: 'https://idp.example',
+          tokenEndpoint: 'https://idp.example/token',
+          clientId: 'i',
+          idToken: 'secret-id-token',
+        },
+      },
+      ['identityProvider'],
+      'exactly one of "issuer"',
+    ],
+    [
+      {
+        grantType: 'enterprise_managed',
+        clientId: 'x',
+        identityProvider: { issuer: 'https://idp.example', idToken: 'secret-id-token' },
+      },
+      ['identityProvider', 'clientId'],
+      "needs this client's clientId there",
+    ],
+    [{ dpop: { alg: 'HS256' } }, ['dpop', 'alg'], 'expected one of ES256'],
+    [{ dpop: 'yes' }, ['dpop'], 'expected true, false or { "alg": "ES256" }'],
+    [{ issuer: 'auth.example.com' }, ['issuer'], 'expected an http(s) URL'],
+    [{ grantType: 'password' }, ['grantType'], 'expected one of "authorization_code", "client_credentials"'],
+  ])('rejects auth %j at its path without quoting secrets', async (auth, where, message) => {
+    temp = await createTempDirectory();
+    const file = await temp.write(
+      'mcp.json',
+      JSON.stringify({ mcpServers: { remote: { url: 'https://x.example/mcp', auth } } }),
+    );
+    const error = await loadConfig({ configFile: file, env: {} }).catch((caught) => caught);
+    const text = String((error as Error).message);
+    expect(text).toContain(['remote', 'auth', ...where].join('.'));
+    expect(text).toContain(message);
+    expect(text).not.toContain('secret-jwt-value');
+    expect(text).not.toContain('secret-id-token');
   });
 });

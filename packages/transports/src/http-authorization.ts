@@ -6,6 +6,7 @@
 import type http from 'node:http';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
+import { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /** Authorization runs allowed for one message (a sign-in, then one scope step-up) before giving up. */
@@ -36,8 +37,8 @@ export class HttpAuthorization {
     return this.provider !== undefined;
   }
 
-  /** Adds `Authorization: Bearer <token>` to a request's headers (refreshing an expired token first). */
-  async authorizationHeaders(headers: Record<string, string>, _request: AuthorizedRequest): Promise<void> {
+  /** Adds the access token (Bearer, or DPoP with a fresh proof) to a request's headers (refreshing an expired token first). */
+  async authorizationHeaders(headers: Record<string, string>, request: AuthorizedRequest): Promise<void> {
     const provider = this.provider;
     if (!provider) return;
     if (this.authorizing) await this.authorizing.catch(() => undefined);
@@ -46,8 +47,18 @@ export class HttpAuthorization {
       // A failed refresh is not fatal here: the server's 401 runs the whole flow.
       await this.authorize({}).catch(() => undefined);
     }
-    const token = (await provider.tokens())?.access_token;
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    Object.assign(headers, await accessTokenHeaders(provider, request));
+  }
+
+  /** True when the answer is a DPoP `use_dpop_nonce` challenge: send again, once, with a proof carrying the nonce. */
+  async nonceRetry(response: http.IncomingMessage): Promise<boolean> {
+    const provider = this.provider;
+    if (!provider) return false;
+    return dpopNonceRetry(
+      provider,
+      { status: response.statusCode ?? 0, headers: response.headers },
+      this.serverUrl,
+    );
   }
 
   /**

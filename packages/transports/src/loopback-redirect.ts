@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SwitchboardError } from '@switchboard/core';
+import { AuthorizationErrorCode } from './authorization-error-code.js';
 
 /** Options of {@link startLoopbackRedirect}. */
 export interface LoopbackRedirectOptions {
@@ -12,12 +13,21 @@ export interface LoopbackRedirectOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What the browser brought back to the loopback redirect: a code, or the authorization server's
+ * refusal. `iss` (RFC 9207) is as received: check it against the authorization server's issuer
+ * before using the code or showing the refusal's text (both may come from a mixed-up server).
+ */
+export type AuthorizationResponse =
+  | { code: string; iss?: string }
+  | { error: string; errorDescription?: string; iss?: string };
+
 /** A local HTTP server that receives the authorization server's redirect (RFC 8252 loopback redirect). */
 export interface LoopbackRedirect {
   /** The redirect URI to register and send, e.g. `http://127.0.0.1:53682/callback`. */
   readonly redirectUrl: string;
-  /** Resolves with the authorization code once the browser arrives with it and the expected `state`. */
-  waitForCode(expectedState: string | undefined): Promise<string>;
+  /** Resolves once the browser arrives with the expected `state` and a code or an error. */
+  waitForResponse(expectedState: string | undefined): Promise<AuthorizationResponse>;
   /** Stops listening. */
   close(): Promise<void>;
 }
@@ -31,8 +41,8 @@ export async function startLoopbackRedirect(
 ): Promise<LoopbackRedirect> {
   const path = options.path ?? '/callback';
   const timeoutMs = options.timeoutMs ?? 300_000;
-  let settle: ((result: { code?: string; state?: string; error?: string }) => void) | undefined;
-  const arrived = new Promise<{ code?: string; state?: string; error?: string }>((resolve) => {
+  let settle: ((result: { response: AuthorizationResponse; state?: string }) => void) | undefined;
+  const arrived = new Promise<{ response: AuthorizationResponse; state?: string }>((resolve) => {
     settle = resolve;
   });
   const server = http.createServer((request, response) => {
@@ -44,12 +54,22 @@ export async function startLoopbackRedirect(
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
     const state = url.searchParams.get('state') ?? undefined;
+    const iss = url.searchParams.get('iss') ?? undefined;
+    const issued = iss !== undefined ? { iss } : {};
+    const stated = state !== undefined ? { state } : {};
     if (error !== null) {
-      const description = url.searchParams.get('error_description');
+      const description = url.searchParams.get('error_description') ?? undefined;
       response
         .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
         .end(page('Sign-in failed', 'The authorization server refused the sign-in. You can close this tab.'));
-      settle?.({ error: description ? `${error}: ${description}` : error });
+      settle?.({
+        response: {
+          error,
+          ...(description !== undefined ? { errorDescription: description } : {}),
+          ...issued,
+        },
+        ...stated,
+      });
       return;
     }
     if (code === null) {
@@ -59,13 +79,13 @@ export async function startLoopbackRedirect(
     response
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
       .end(page('Signed in', 'Switchboard received the authorization. You can close this tab.'));
-    settle?.({ code, ...(state !== undefined ? { state } : {}) });
+    settle?.({ response: { code, ...issued }, ...stated });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (cause: NodeJS.ErrnoException) =>
       reject(
         new SwitchboardError({
-          code: 'AUTH_FAILED',
+          code: AuthorizationErrorCode.AuthFailed,
           message: `Cannot listen on 127.0.0.1:${options.port ?? 0} for the sign-in redirect (${cause.code ?? cause.message}). Free the port or choose another one (auth.redirectPort).`,
           context: { port: options.port ?? 0 },
           cause,
@@ -85,14 +105,14 @@ export async function startLoopbackRedirect(
   };
   return {
     redirectUrl,
-    async waitForCode(expectedState) {
+    async waitForResponse(expectedState) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () =>
             reject(
               new SwitchboardError({
-                code: 'AUTH_TIMEOUT',
+                code: AuthorizationErrorCode.AuthTimeout,
                 message: `No sign-in arrived at ${redirectUrl} within ${Math.round(timeoutMs / 1000)} s. Run the sign-in again and finish it in the browser.`,
               }),
             ),
@@ -102,20 +122,14 @@ export async function startLoopbackRedirect(
       });
       try {
         const result = await Promise.race([arrived, timeout]);
-        if (result.error !== undefined) {
-          throw new SwitchboardError({
-            code: 'AUTH_FAILED',
-            message: `The authorization server refused the sign-in (${result.error}).`,
-          });
-        }
         if (expectedState !== undefined && result.state !== expectedState) {
           throw new SwitchboardError({
-            code: 'AUTH_FAILED',
+            code: AuthorizationErrorCode.AuthFailed,
             message:
               'The sign-in redirect carried a different state than the one sent (possible CSRF). Sign in again.',
           });
         }
-        return result.code as string;
+        return result.response;
       } finally {
         clearTimeout(timer);
       }

@@ -257,7 +257,20 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     return extra ? Object.assign(headers, extra) : headers;
   }
 
+  /** Sends a request; a DPoP `use_dpop_nonce` challenge is answered once, with a fresh proof carrying the nonce. */
   private async request(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    signal?: AbortSignal,
+  ): Promise<http.IncomingMessage> {
+    const response = await this.requestOnce(method, headers, body, signal);
+    if (!(await this.authorization.nonceRetry(response))) return response;
+    response.resume();
+    return this.requestOnce(method, headers, body, signal);
+  }
+
+  private async requestOnce(
     method: string,
     headers: Record<string, string>,
     body?: string,

@@ -3,30 +3,59 @@ import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type {
-  OAuthClientInformationMixed,
   OAuthDiscoveryState,
-  OAuthTokens,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
+import { AuthorizationErrorCode } from './authorization-error-code.js';
 
-/** What Switchboard keeps about its authorization with one MCP server. Secrets: never log it. */
+/** A DPoP signing key kept with a server's tokens: the tokens are bound to it (RFC 9449 `cnf.jkt`). Secret. */
+export interface StoredDpopKey {
+  /** JWS algorithm of the key, e.g. `ES256`. */
+  alg: string;
+  /** The private key as a JWK. Never log it. */
+  privateJwk: Record<string, unknown>;
+  /** The public key as a JWK (embedded in every proof). */
+  publicJwk: Record<string, unknown>;
+}
+
+/** The pre-registered client of a server entry and the authorization server it was first used with. */
+export interface StoredClientBinding {
+  /** The configured client id. */
+  clientId: string;
+  /** The issuer of the authorization server this client id was first used with (trust on first use). */
+  issuer: string;
+}
+
+/**
+ * What Switchboard keeps about its authorization with one MCP server. Secrets: never log it.
+ *
+ * Credentials are bound to the authorization server that issued them (SEP-2352): client
+ * registrations are kept per issuer, and the tokens carry their issuer, so nothing obtained from
+ * one authorization server is ever sent to another.
+ */
 export interface StoredAuthorization {
-  /** Format of this record. */
-  version: 1;
+  /** Format of this record (files of format 1 are migrated when read). */
+  version: 2;
   /** The MCP server's URL: the record's key. */
   serverUrl: string;
   /** Server name as configured, for listings. */
   serverName?: string;
-  /** The last tokens issued (access token, refresh token, scope). */
-  tokens?: OAuthTokens;
+  /** The last tokens issued (access token, refresh token, scope), stamped with their issuer. */
+  tokens?: StoredOAuthTokens;
   /** When the access token expires, ms since the epoch (from `expires_in` when it was issued). */
   expiresAt?: number;
-  /** The dynamic registration (or metadata-document client id) obtained from the authorization server. */
-  clientInformation?: OAuthClientInformationMixed;
+  /** Dynamic registrations (or metadata-document client ids), by authorization-server issuer. */
+  clients?: Record<string, StoredOAuthClientInformation>;
+  /** The issuer a configured `clientId` was first used with: it is never sent to another one. */
+  configuredClient?: StoredClientBinding;
   /** PKCE code verifier of a sign-in in progress. */
   codeVerifier?: string;
   /** Cached discovery results (protected-resource and authorization-server metadata). */
   discovery?: OAuthDiscoveryState;
+  /** The DPoP key the tokens are bound to, when DPoP is on. */
+  dpopKey?: StoredDpopKey;
   /** Last change, ms since the epoch. */
   updatedAt: number;
 }
@@ -72,9 +101,50 @@ export function defaultTokenDirectory(home: string = homedir()): string {
   return join(home, '.switchboard', 'auth');
 }
 
+/** A record of format 1 (before credentials were bound to their authorization server). */
+interface StoredAuthorizationV1 {
+  version: 1;
+  serverUrl: string;
+  serverName?: string;
+  tokens?: StoredOAuthTokens;
+  expiresAt?: number;
+  clientInformation?: StoredOAuthClientInformation;
+  discovery?: OAuthDiscoveryState;
+  updatedAt: number;
+}
+
+/**
+ * Brings a stored record to the current format. A format-1 record's tokens and registration are
+ * bound to the authorization server its cached discovery names; without one nothing tells which
+ * server issued them, so they are dropped and the server asks for a sign-in again.
+ */
+export function migrateStoredAuthorization(value: unknown): StoredAuthorization | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { version?: unknown };
+  if (record.version === 2) return value as StoredAuthorization;
+  if (record.version !== 1) return undefined;
+  const old = value as StoredAuthorizationV1;
+  const issuer = old.discovery?.authorizationServerMetadata?.issuer ?? old.discovery?.authorizationServerUrl;
+  const migrated: StoredAuthorization = {
+    version: 2,
+    serverUrl: old.serverUrl,
+    ...(old.serverName !== undefined ? { serverName: old.serverName } : {}),
+    updatedAt: old.updatedAt,
+  };
+  if (issuer === undefined) return migrated;
+  if (old.discovery) migrated.discovery = old.discovery;
+  if (old.tokens) {
+    migrated.tokens = { ...old.tokens, issuer };
+    if (old.expiresAt !== undefined) migrated.expiresAt = old.expiresAt;
+  }
+  if (old.clientInformation) migrated.clients = { [issuer]: { ...old.clientInformation, issuer } };
+  return migrated;
+}
+
 /**
  * Creates the default token store: one JSON file per server (`<directory>/<hash of URL>.json`),
- * written atomically with mode 0600 in a directory of mode 0700.
+ * written atomically with mode 0600 in a directory of mode 0700. Files of an older format are
+ * migrated as they are read (and rewritten in the new one on the next save).
  */
 export function createFileTokenStore(options: FileTokenStoreOptions = {}): TokenStore {
   const directory = options.directory ?? defaultTokenDirectory();
@@ -88,13 +158,14 @@ export function createFileTokenStore(options: FileTokenStoreOptions = {}): Token
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw storeError(`cannot read ${file}: ${(error as Error).message}`, error);
     }
+    let parsed: unknown;
     try {
-      const record = JSON.parse(text) as StoredAuthorization;
-      return record?.version === 1 ? record : undefined;
+      parsed = JSON.parse(text);
     } catch {
       // The file's content may be secret: the error names only the file.
       throw storeError(`${file} is not valid JSON. Delete it and sign in again (switchboard auth <server>).`);
     }
+    return migrateStoredAuthorization(parsed);
   };
 
   return {
@@ -156,5 +227,9 @@ export function createMemoryTokenStore(): TokenStore {
 }
 
 function storeError(message: string, cause?: unknown): SwitchboardError {
-  return new SwitchboardError({ code: 'TOKEN_STORE_ERROR', message: `Token store: ${message}`, cause });
+  return new SwitchboardError({
+    code: AuthorizationErrorCode.TokenStoreError,
+    message: `Token store: ${message}`,
+    cause,
+  });
 }

@@ -141,7 +141,9 @@ describe('OAuth through the Streamable HTTP transport', () => {
     await client.listTools();
     expect(authorization.authorizations.map((entry) => entry.scope)).toEqual(['read']);
     const result = await client.callTool({ name: 'whoami', arguments: {} });
-    expect(result.content).toEqual([{ type: 'text', text: 'client client-1' }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: `client ${authorization.registrations[0]?.clientId}` },
+    ]);
     expect(authorization.authorizations).toHaveLength(2);
     expect(authorization.authorizations[1]?.scope?.split(' ').sort()).toEqual(['read', 'write']);
   });

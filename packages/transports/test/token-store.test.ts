@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
@@ -7,6 +7,7 @@ import {
   createFileTokenStore,
   createMemoryTokenStore,
   defaultTokenDirectory,
+  migrateStoredAuthorization,
   type StoredAuthorization,
   serverKey,
 } from '../src/index.js';
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 const record = (serverUrl: string, accessToken: string): StoredAuthorization => ({
-  version: 1,
+  version: 2,
   serverUrl,
   serverName: 'demo',
   tokens: { access_token: accessToken, token_type: 'Bearer' },
@@ -71,5 +72,64 @@ describe('token stores', () => {
     expect((await store.load('https://m.example/mcp'))?.tokens?.access_token).toBe('token-m');
     expect(await store.delete('https://m.example/mcp')).toBe(true);
     expect(await store.list()).toEqual([]);
+  });
+
+  it('migrates a format-1 file: its credentials are bound to the issuer its discovery names, and saved as format 2', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
+    directories.push(root);
+    const store = createFileTokenStore({ directory: root });
+    const serverUrl = 'https://d.example/mcp';
+    const file = join(root, `${serverKey(serverUrl)}.json`);
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        serverUrl,
+        serverName: 'demo',
+        tokens: { access_token: 'old-access', token_type: 'Bearer', refresh_token: 'old-refresh' },
+        expiresAt: 1234,
+        clientInformation: { client_id: 'old-client', redirect_uris: ['http://127.0.0.1:5555/callback'] },
+        discovery: {
+          authorizationServerUrl: 'https://auth.d.example/',
+          authorizationServerMetadata: {
+            issuer: 'https://auth.d.example',
+            authorization_endpoint: 'https://auth.d.example/authorize',
+            token_endpoint: 'https://auth.d.example/token',
+            response_types_supported: ['code'],
+          },
+        },
+        updatedAt: 1,
+      }),
+    );
+    const record = await store.load(serverUrl);
+    expect(record?.version).toBe(2);
+    expect(record?.tokens).toEqual({
+      access_token: 'old-access',
+      token_type: 'Bearer',
+      refresh_token: 'old-refresh',
+      issuer: 'https://auth.d.example',
+    });
+    expect(record?.expiresAt).toBe(1234);
+    expect(record?.clients?.['https://auth.d.example']?.client_id).toBe('old-client');
+    expect(record?.clients?.['https://auth.d.example']?.issuer).toBe('https://auth.d.example');
+    await store.save(record as StoredAuthorization);
+    expect(JSON.parse(await readFile(file, 'utf8')).version).toBe(2);
+  });
+
+  it('a format-1 file without discovery keeps no credentials: nothing says which authorization server issued them', async () => {
+    const store = createMemoryTokenStore();
+    expect(migrateStoredAuthorization({ version: 3 })).toBeUndefined();
+    await store.save(
+      migrateStoredAuthorization({
+        version: 1,
+        serverUrl: 'https://e.example/mcp',
+        serverName: 'e',
+        tokens: { access_token: 'orphan', token_type: 'Bearer' },
+        clientInformation: { client_id: 'orphan-client' },
+        updatedAt: 1,
+      }) as StoredAuthorization,
+    );
+    const record = await store.load('https://e.example/mcp');
+    expect(record).toEqual({ version: 2, serverUrl: 'https://e.example/mcp', serverName: 'e', updatedAt: 1 });
   });
 });

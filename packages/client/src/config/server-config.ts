@@ -62,7 +62,7 @@ export type ServerConfig = {
   enabled?: boolean;
   /** What the server is for (shown by tooling, used by tool selection). */
   description?: string;
-  /** OAuth of a remote server (client id/secret, scopes, grant); `false` turns it off. */
+  /** OAuth of a remote server (grant, client id/secret, scopes, workload identity, enterprise IdP, DPoP); `false` turns it off. */
   auth?: ServerAuthConfig | false;
   /** Protocol version offered at `initialize`, for a server that misbehaves at the latest. @default the latest */
   protocolVersion?: string;
