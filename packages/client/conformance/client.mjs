@@ -13,32 +13,6 @@ const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'unknown';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
-/** A plausible value for a JSON Schema property (the suite's tools take numbers and strings). */
-function sample(schema, index) {
-  if (schema && 'default' in schema) return schema.default;
-  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return schema.enum[0];
-  switch (schema?.type) {
-    case 'number':
-    case 'integer':
-      return index + 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return `value-${index + 1}`;
-  }
-}
-
-function argumentsFor(tool) {
-  const properties = tool.inputSchema?.properties ?? {};
-  return Object.fromEntries(
-    Object.entries(properties).map(([name, schema], index) => [name, sample(schema, index)]),
-  );
-}
-
 const authProvider = authProviderFor(scenario, url, context);
 const client = await createMcpClient(
   'conformance',
@@ -51,11 +25,9 @@ const client = await createMcpClient(
 );
 let failed = false;
 try {
-  const tools = await client.listTools();
-  for (const tool of tools) {
-    const result = await client.callTool(tool.name, argumentsFor(tool), { timeoutMs: 20_000 });
-    console.error(`[${scenario}] ${tool.name}: ${JSON.stringify(result.content ?? result).slice(0, 200)}`);
-  }
+  // What to do per scenario (tools, resources, prompts, skills) lives in ./scenario-driver.mjs.
+  const { driveScenario } = await import('./scenario-driver.mjs');
+  await driveScenario(client, scenario, context);
 } catch (error) {
   failed = true;
   console.error(`[${scenario}] ${error instanceof Error ? error.message : String(error)}`);

@@ -1,45 +1,148 @@
 /**
- * Turns whatever the SDK, a transport or the network threw into a `SwitchboardError` that names the
- * server (and tool), says what happened and what to try, and never carries a secret.
- * Wire errors (JSON-RPC errors the server answered with) keep their numeric code in `context.jsonRpcCode`.
+ * The client's errors: a code table beside the error class, and the one place that turns whatever
+ * the SDK, a transport or the network threw into a `ClientError` that names the server (and tool),
+ * says what happened and what to try, and never carries a secret. HTTP statuses and JSON-RPC codes
+ * are fields, read from the errors themselves, never parsed out of message text.
  */
 
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
+import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
 import type { Redactor } from './redactor.js';
 
-/** Error codes the client adds to core's. */
+/** Codes of the errors the client raises (local errors, string values). */
+export const ClientErrorCode = {
+  /** The server could not be started or reached, or the connection could not be set up. */
+  ConnectionFailed: 'CONNECTION_FAILED',
+  /** The connection ended before an answer came. */
+  ConnectionClosed: 'CONNECTION_CLOSED',
+  /** The server forgot the HTTP session (2025 era): the request never ran; re-initialize and retry. */
+  SessionExpired: 'SESSION_EXPIRED',
+  /** The server wants credentials (OAuth sign-in, a token, a header). */
+  NeedsAuth: 'NEEDS_AUTH',
+  /** No answer within the deadline. */
+  Timeout: 'TIMEOUT',
+  /** The caller aborted. */
+  Cancelled: 'CANCELLED',
+  /** The server answered with a JSON-RPC error (its code is `jsonRpcCode`). */
+  ServerError: 'SERVER_ERROR',
+  /** The transport failed in a way no other code describes (HTTP status in `httpStatus`). */
+  TransportError: 'TRANSPORT_ERROR',
+  /** Client and server share no protocol version, or a pinned one was refused. */
+  UnsupportedProtocolVersion: 'UNSUPPORTED_PROTOCOL_VERSION',
+  /** The server keeps failing: calls fail fast until the breaker lets a trial through. */
+  CircuitOpen: 'CIRCUIT_OPEN',
+  /** A tool's policy says ask, and no `approve` callback was given. */
+  ApprovalRequired: 'APPROVAL_REQUIRED',
+  /** A tool was refused by the policy or the person asked. */
+  ApprovalDenied: 'APPROVAL_DENIED',
+  /** No server of that name in this connection. */
+  ServerNotFound: 'SERVER_NOT_FOUND',
+  /** A server of that name is already part of this connection. */
+  ServerExists: 'SERVER_EXISTS',
+  /** No tool of that name from these servers. */
+  ToolNotFound: 'TOOL_NOT_FOUND',
+  /** The client was closed. */
+  ClientClosed: 'CLIENT_CLOSED',
+  /** A tool's structured output contradicts its `outputSchema`. */
+  OutputInvalid: 'OUTPUT_INVALID',
+  /** A server entry that cannot work. */
+  ConfigInvalid: 'CONFIG_INVALID',
+  /** A task ended as `failed` (the server's JSON-RPC error is the cause). */
+  TaskFailed: 'TASK_FAILED',
+  /** A task ended as `cancelled`. */
+  TaskCancelled: 'TASK_CANCELLED',
+  /** A skill file failed verification against its listed entry (size, digest, frontmatter). */
+  SkillInvalid: 'SKILL_INVALID',
+} as const;
+
+/** A code of a {@link ClientError}, or of a transport error that passes through the client. */
 export type ClientErrorCode =
-  | 'CONNECTION_FAILED'
-  | 'CONNECTION_CLOSED'
-  | 'SESSION_EXPIRED'
-  | 'NEEDS_AUTH'
-  | 'TIMEOUT'
-  | 'CANCELLED'
-  | 'SERVER_ERROR'
-  | 'TRANSPORT_ERROR'
-  | 'CIRCUIT_OPEN'
-  | 'APPROVAL_REQUIRED'
-  | 'APPROVAL_DENIED'
-  | 'SERVER_NOT_FOUND'
-  | 'CLIENT_CLOSED'
-  | 'OUTPUT_INVALID';
+  | (typeof ClientErrorCode)[keyof typeof ClientErrorCode]
+  | (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
+
+/** Options of a {@link ClientError}. */
+export interface ClientErrorOptions {
+  code: ClientErrorCode;
+  message: string;
+  context?: Record<string, unknown>;
+  /** The HTTP status the server answered with. */
+  httpStatus?: number;
+  /** The JSON-RPC error code the server answered with. */
+  jsonRpcCode?: number;
+  cause?: unknown;
+}
+
+/** An error of the client. `SwitchboardError.isInstance` recognises it (across package copies too). */
+export class ClientError extends SwitchboardError {
+  declare readonly code: ClientErrorCode;
+  /** The HTTP status the server answered with, when the failure was an HTTP answer. */
+  readonly httpStatus: number | undefined;
+  /** The JSON-RPC error code the server answered with, when it answered with an error. */
+  readonly jsonRpcCode: number | undefined;
+
+  constructor(options: ClientErrorOptions) {
+    const context = { ...options.context };
+    if (options.httpStatus !== undefined) context.httpStatus = options.httpStatus;
+    if (options.jsonRpcCode !== undefined) context.jsonRpcCode = options.jsonRpcCode;
+    super({
+      code: options.code,
+      message: options.message,
+      context,
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.name = 'ClientError';
+    this.httpStatus = options.httpStatus;
+    this.jsonRpcCode = options.jsonRpcCode;
+  }
+}
 
 /** Codes meaning the connection (not the request) failed: the server may be respawned and idempotent calls retried. */
-const connectionCodes = new Set<string>([
-  'CONNECTION_FAILED',
-  'CONNECTION_CLOSED',
-  'SESSION_EXPIRED',
-  'TRANSPORT_ERROR',
-  // Codes of @switchboard/transports.
-  'SERVER_EXITED',
-  'NOT_CONNECTED',
-  'SPAWN_FAILED',
+const connectionCodes: ReadonlySet<string> = new Set<string>([
+  ClientErrorCode.ConnectionFailed,
+  ClientErrorCode.ConnectionClosed,
+  ClientErrorCode.SessionExpired,
+  ClientErrorCode.TransportError,
+  TransportErrorCode.ServerExited,
+  TransportErrorCode.NotConnected,
+  TransportErrorCode.SpawnFailed,
 ]);
 
 /** Codes meaning the server wants credentials. */
+const authCodes: ReadonlySet<string> = new Set<string>([
+  ClientErrorCode.NeedsAuth,
+  TransportErrorCode.Unauthorized,
+  TransportErrorCode.InsufficientScope,
+]);
+
+/** True when the server wants credentials. */
 export function isAuthError(error: unknown): boolean {
-  return SwitchboardError.isInstance(error) && (error.code === 'NEEDS_AUTH' || error.code === 'UNAUTHORIZED');
+  return SwitchboardError.isInstance(error) && authCodes.has(error.code);
+}
+
+/** True when `error` is a connection-level failure. */
+export function isConnectionError(error: unknown): boolean {
+  return SwitchboardError.isInstance(error) && connectionCodes.has(error.code);
+}
+
+/** True when the request was rejected before it ran because the server lost the session. */
+export function isSessionLost(error: unknown): boolean {
+  return SwitchboardError.hasCode(error, ClientErrorCode.SessionExpired);
+}
+
+/** Where an error happened. */
+export interface ErrorScene {
+  server: string;
+  /** What was being done: `initialize`, `tools/call`... */
+  operation: string;
+  tool?: string;
+  /** Recent stderr lines of a stdio server (already redacted). */
+  stderr?: string[];
+  redactor: Redactor;
+  /** Human description of how the server is reached (command name or URL without secrets). */
+  target?: string;
+  /** The caller's signal: an abort shows up as a timeout-coded SDK error, this tells them apart. */
+  signal?: AbortSignal | undefined;
 }
 
 function redactValue(value: unknown, redactor: Redactor): unknown {
@@ -65,42 +168,20 @@ function redactSwitchboardError(error: SwitchboardError, scene: ErrorScene): Swi
   ) {
     return error;
   }
-  return new SwitchboardError({ code: error.code, message: named, context });
-}
-
-/** True when `error` is a connection-level failure. */
-export function isConnectionError(error: unknown): boolean {
-  return SwitchboardError.isInstance(error) && connectionCodes.has(error.code);
-}
-
-/** Where an error happened. */
-export interface ErrorScene {
-  server: string;
-  /** What was being done: `initialize`, `tools/call`... */
-  operation: string;
-  tool?: string;
-  /** Recent stderr lines of a stdio server (already redacted). */
-  stderr?: string[];
-  redactor: Redactor;
-  /** Human description of how the server is reached (command name or URL without secrets). */
-  target?: string;
-}
-
-function httpStatusOf(error: unknown): number | undefined {
-  const code = (error as { code?: unknown })?.code;
-  const name = (error as { constructor?: { name?: string } })?.constructor?.name;
-  if (typeof code === 'number' && code >= 100 && code < 600 && /HTTP|SSE/i.test(name ?? '')) return code;
-  const message = error instanceof Error ? error.message : '';
-  const match = /\bHTTP (\d{3})\b|\(HTTP (\d{3})\)|Non-200 status code \((\d{3})\)/.exec(message);
-  const digits = match?.[1] ?? match?.[2] ?? match?.[3];
-  return digits ? Number(digits) : undefined;
+  const status = (error as { status?: unknown }).status ?? (error as { httpStatus?: unknown }).httpStatus;
+  return new ClientError({
+    code: error.code as ClientErrorCode,
+    message: named,
+    context,
+    ...(typeof status === 'number' ? { httpStatus: status } : {}),
+  });
 }
 
 function systemCodeOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
     // undici's AggregateError for happy-eyeballs keeps the real error in `errors`.
     const errors = (current as { errors?: unknown[] }).errors;
     if (Array.isArray(errors) && errors.length > 0) {
@@ -118,7 +199,12 @@ function stderrHint(scene: ErrorScene): string {
   return ` Its stderr ended with:\n  ${lines.slice(-5).join('\n  ')}`;
 }
 
-/** Wraps any thrown value into a redacted, explanatory `SwitchboardError`. */
+/** The error an SDK error wraps (`data.cause` of a failed negotiation, `cause` elsewhere). */
+function wrappedCause(error: SdkError): unknown {
+  return (error.data as { cause?: unknown } | undefined)?.cause ?? error.cause;
+}
+
+/** Wraps any thrown value into a redacted, explanatory `ClientError`. */
 export function toClientError(error: unknown, scene: ErrorScene): SwitchboardError {
   if (SwitchboardError.isInstance(error)) return redactSwitchboardError(error, scene);
   const redact = scene.redactor.redact;
@@ -128,97 +214,111 @@ export function toClientError(error: unknown, scene: ErrorScene): SwitchboardErr
   const raw = redact(error instanceof Error ? error.message : String(error));
   const context: Record<string, unknown> = { server: scene.server, operation: scene.operation };
   if (scene.tool) context.tool = scene.tool;
-  const make = (code: ClientErrorCode, message: string, extra: Record<string, unknown> = {}) =>
-    new SwitchboardError({
+  const make = (
+    code: ClientErrorCode,
+    message: string,
+    extra: { context?: Record<string, unknown>; httpStatus?: number; jsonRpcCode?: number } = {},
+  ) =>
+    new ClientError({
       code,
       message: redact(message),
-      context: { ...context, ...extra },
+      context: { ...context, ...extra.context },
+      ...(extra.httpStatus === undefined ? {} : { httpStatus: extra.httpStatus }),
+      ...(extra.jsonRpcCode === undefined ? {} : { jsonRpcCode: extra.jsonRpcCode }),
       // The original may quote secrets (URLs, headers); keep only its redacted message.
       cause: new Error(raw),
     });
 
-  if (error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message))) {
-    return make('CANCELLED', `${where} was cancelled before it finished.`);
+  if (scene.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
+    return make(ClientErrorCode.Cancelled, `${where} was cancelled before it finished.`);
   }
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkHttpError) {
+    const status = error.status;
+    if (status === 401 || status === 403) {
       return make(
-        'TIMEOUT',
-        `${where} did not answer in time (${raw}). Raise the timeout if the work is legitimately slow, or check the server is healthy.`,
+        ClientErrorCode.NeedsAuth,
+        `${where} refused the request with HTTP ${status}. Add or fix its credentials (headers) in the config.`,
+        { httpStatus: status },
       );
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return make(
-        'CONNECTION_CLOSED',
-        `${where}: the connection closed before an answer came (the server exited or dropped the connection).${stderrHint(scene)}`,
-      );
-    }
-    return make('SERVER_ERROR', `${where} answered with an error: ${raw}`, { jsonRpcCode: error.code });
-  }
-  if (error instanceof Error && /^Not connected$/i.test(error.message)) {
-    return make(
-      'CONNECTION_CLOSED',
-      `${where}: not connected (the server exited or was closed).${stderrHint(scene)}`,
-    );
-  }
-  if (error instanceof Error && error.name === 'UnauthorizedError') {
-    return make(
-      'NEEDS_AUTH',
-      `${where} requires authorization. Add credentials (e.g. an Authorization header) to its config.`,
-    );
-  }
-  const status = httpStatusOf(error);
-  if (status === 401 || status === 403) {
-    return make(
-      'NEEDS_AUTH',
-      `${where} refused the request with HTTP ${status}. Add or fix its credentials (headers) in the config.`,
-      { httpStatus: status },
-    );
-  }
-  if (status === 404 && scene.operation !== 'initialize') {
-    return make('SESSION_EXPIRED', `${where}: the server no longer knows this session (HTTP 404).`, {
+    return make(ClientErrorCode.TransportError, `${where} failed with HTTP ${status}: ${raw}`, {
       httpStatus: status,
     });
   }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        // A caller's abort surfaces with this code too; only a real deadline carries `timeout`.
+        if ((error.data as { timeout?: unknown } | undefined)?.timeout === undefined) {
+          return make(ClientErrorCode.Cancelled, `${where} was cancelled before it finished.`);
+        }
+        return make(
+          ClientErrorCode.Timeout,
+          `${where} did not answer in time (${raw}). Raise the timeout if the work is legitimately slow, or check the server is healthy.`,
+        );
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+        return make(
+          ClientErrorCode.ConnectionClosed,
+          `${where}: the connection closed before an answer came (the server exited or dropped the connection).${stderrHint(scene)}`,
+        );
+      case SdkErrorCode.EraNegotiationFailed: {
+        const cause = wrappedCause(error);
+        if (cause !== undefined && cause !== error) return toClientError(cause, scene);
+        return make(
+          ClientErrorCode.UnsupportedProtocolVersion,
+          `${where}: ${raw}. Leave "protocolVersion" out to let the client pick the era, or pin a version the server speaks.`,
+        );
+      }
+      default:
+        return make(ClientErrorCode.ServerError, `${where} failed: ${raw}`, {
+          context: { sdkCode: error.code },
+        });
+    }
+  }
+  if (error instanceof ProtocolError) {
+    if (error.code === JsonRpcErrorCode.UnsupportedProtocolVersion) {
+      const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+      return make(
+        ClientErrorCode.UnsupportedProtocolVersion,
+        `${where} does not speak the offered protocol version; it supports ${Array.isArray(supported) ? supported.join(', ') : 'other versions'}. Remove the "protocolVersion" pin, or pin one of those.`,
+        { jsonRpcCode: error.code, context: { supported } },
+      );
+    }
+    return make(ClientErrorCode.ServerError, `${where} answered with an error: ${raw}`, {
+      jsonRpcCode: error.code,
+    });
+  }
+  if (error instanceof Error && error.name === 'UnauthorizedError') {
+    return make(
+      ClientErrorCode.NeedsAuth,
+      `${where} requires authorization. Add credentials (e.g. an Authorization header) to its config.`,
+    );
+  }
   const system = systemCodeOf(error);
-  if (system === 'ENOENT' && scene.operation === 'initialize') {
+  if ((system === 'ENOENT' || system === 'EACCES') && scene.operation === 'initialize') {
     return make(
-      'CONNECTION_FAILED',
-      `Could not start MCP server "${scene.server}": command ${scene.target ?? ''} was not found (ENOENT). Install it, check PATH, or give an absolute path in the server's "command".`,
-      { systemCode: system },
+      ClientErrorCode.ConnectionFailed,
+      system === 'ENOENT'
+        ? `Could not start MCP server "${scene.server}": command ${scene.target ?? ''} was not found (ENOENT). Install it, check PATH, or give an absolute path in the server's "command".`
+        : `Could not start MCP server "${scene.server}": command ${scene.target ?? ''} is not executable (EACCES). Check its permissions.`,
+      { context: { systemCode: system } },
     );
   }
-  if (system === 'EACCES' && scene.operation === 'initialize') {
+  const unreachable: Record<string, string> = {
+    ECONNREFUSED: 'the connection was refused',
+    ENOTFOUND: 'the host name does not resolve',
+    ECONNRESET: 'the connection was reset',
+    EHOSTUNREACH: 'the host is unreachable',
+  };
+  if (system !== undefined && unreachable[system] !== undefined) {
     return make(
-      'CONNECTION_FAILED',
-      `Could not start MCP server "${scene.server}": command ${scene.target ?? ''} is not executable (EACCES). Check its permissions.`,
-      { systemCode: system },
+      ClientErrorCode.ConnectionFailed,
+      `Could not reach ${where} at ${scene.target ?? 'its URL'}: ${unreachable[system]} (${system}). Check the server is running and the URL and port are right.`,
+      { context: { systemCode: system } },
     );
   }
-  if (
-    system === 'ECONNREFUSED' ||
-    system === 'ENOTFOUND' ||
-    system === 'ECONNRESET' ||
-    system === 'EHOSTUNREACH'
-  ) {
-    const what =
-      system === 'ECONNREFUSED'
-        ? 'the connection was refused'
-        : system === 'ENOTFOUND'
-          ? 'the host name does not resolve'
-          : system === 'ECONNRESET'
-            ? 'the connection was reset'
-            : 'the host is unreachable';
-    return make(
-      'CONNECTION_FAILED',
-      `Could not reach ${where} at ${scene.target ?? 'its URL'}: ${what} (${system}). Check the server is running and the URL and port are right.`,
-      { systemCode: system },
-    );
-  }
-  if (status !== undefined) {
-    return make('TRANSPORT_ERROR', `${where} failed with HTTP ${status}: ${raw}`, { httpStatus: status });
-  }
-  return make('TRANSPORT_ERROR', `${where} failed: ${raw}${stderrHint(scene)}`);
+  return make(ClientErrorCode.TransportError, `${where} failed: ${raw}${stderrHint(scene)}`);
 }
 
 /** A URL for messages: origin and path only (no credentials, no query that may hold tokens). */

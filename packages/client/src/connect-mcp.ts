@@ -3,37 +3,28 @@
  * namespaced and ready to execute — in one core registry.
  */
 
-import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import {
   createToolRegistry,
   type Logger,
   type RegisteredTool,
   type RegistryStore,
-  SwitchboardError,
   silentLogger,
   type ToolNamingOptions,
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
-import { type ApprovalSetting, createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
-import type {
-  ElicitationHandler,
-  McpClient,
-  McpClientOptions,
-  RootsProvider,
-  SamplingHandler,
-} from './mcp-client.js';
-import { type ApproveCallback, type McpToolExecuteOptions, toToolInput } from './mcp-tool.js';
+import { ClientError, ClientErrorCode } from './client-error.js';
+import { type ApprovalSetting, createSharedValidator } from './core-tool-steps.js';
+import type { McpClient, McpClientOptions } from './mcp-client.js';
+import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import type { ClientAuthOptions } from './server-auth.js';
-import {
-  createServerConnection,
-  type ServerConnection,
-  type ServerStatus,
-  type SupervisionOptions,
-} from './server-connection.js';
+import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import type { ServerEntry } from './server-entry.js';
-import { type AfterToolCallHook, createStoreRecorder, withCallHooks } from './tool-call-hooks.js';
+import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
+import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
+import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */
 export type McpServers = Record<string, ServerEntry> | { mcpServers: Record<string, ServerEntry> };
@@ -132,6 +123,22 @@ function normaliseServers(servers: McpServers): Record<string, ServerEntry> {
   return servers as Record<string, ServerEntry>;
 }
 
+/** The client options every server of a connection gets. */
+function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientOptions {
+  const clientOptions: McpClientOptions = { logger };
+  if (options.clientInfo) clientOptions.clientInfo = options.clientInfo;
+  if (options.initializeTimeoutMs !== undefined)
+    clientOptions.initializeTimeoutMs = options.initializeTimeoutMs;
+  if (options.requestTimeoutMs !== undefined) clientOptions.requestTimeoutMs = options.requestTimeoutMs;
+  if (options.listChangedDebounceMs !== undefined)
+    clientOptions.listChangedDebounceMs = options.listChangedDebounceMs;
+  if (options.roots) clientOptions.roots = options.roots;
+  if (options.sampling) clientOptions.sampling = options.sampling;
+  if (options.elicitation) clientOptions.elicitation = options.elicitation;
+  if (options.auth) clientOptions.auth = options.auth;
+  return clientOptions;
+}
+
 /** Connects many MCP servers in parallel and registers their tools. */
 export async function connectMcp(
   servers: McpServers,
@@ -140,15 +147,41 @@ export async function connectMcp(
   const logger = options.logger ?? silentLogger;
   const registry =
     options.registry ?? createToolRegistry({ ...(options.naming ? { naming: options.naming } : {}), logger });
-  const metrics = createMetricsRecorder();
-  const validator = createSharedValidator();
   const entries = Object.entries(normaliseServers(servers)).filter(([, entry]) => entry.enabled !== false);
   for (const [name, entry] of entries) checkServerEntry(name, entry);
 
+  const metrics = createMetricsRecorder();
+  const recorder = createStoreRecorder(options.store, logger);
+  const baseClientOptions = clientOptionsOf(options, logger);
+  const shared = (name: string): SharedServerSettings => ({
+    registry,
+    validator,
+    metrics,
+    recorder,
+    logger,
+    clientOptions: options.onLog
+      ? {
+          ...baseClientOptions,
+          onLog: (message: LoggingMessageNotification['params']) => options.onLog?.(name, message),
+        }
+      : baseClientOptions,
+    supervision: { respawn: options.lazy !== true, ...options.supervision },
+    approval: options.approval ?? 'annotations',
+    ...(options.approve ? { approve: options.approve } : {}),
+    rawResults: options.rawResults === true,
+    ...(options.wrap ? { wrap: options.wrap } : {}),
+    ...(options.afterToolCall ? { afterToolCall: options.afterToolCall } : {}),
+    ...(options.onToolsChanged ? { onToolsChanged: options.onToolsChanged } : {}),
+  });
+  const validator = createSharedValidator();
+
+  /** The servers of this connection by name: one record each. */
+  const records = new Map<string, ServerRecord>();
+  for (const [name, entry] of entries) records.set(name, createServerRecord(name, entry, shared(name)));
+
   const tools: Record<string, RegisteredTool> = {};
-  const ours = new Set(entries.map(([name]) => name));
   const unsubscribe = registry.subscribe((event) => {
-    if (!ours.has(event.tool.server)) return;
+    if (!records.has(event.tool.server)) return;
     if (event.type === 'removed') delete tools[event.tool.name];
     else {
       if (event.type === 'updated') delete tools[event.previous.name];
@@ -156,133 +189,48 @@ export async function connectMcp(
     }
   });
 
-  const recorder = createStoreRecorder(options.store, logger);
-  const entryOf = new Map<string, ServerEntry>();
-  const connections = new Map<string, ServerConnection>();
-  const appliers = new Map<string, (tools: Tool[], restored?: boolean) => void>();
-  const setUp = (name: string, entry: ServerEntry): ServerConnection => {
-    const steps = createCoreToolSteps({
-      server: name,
-      approval: (entry.approval as ApprovalSetting | undefined) ?? options.approval ?? 'annotations',
-      validator,
-      ...(options.wrap ? { wrap: options.wrap } : {}),
-    });
-    let connection: ServerConnection | undefined;
-    const call = withCallHooks(
-      (tool: string, args: Record<string, unknown>, callOptions: object, retrySafe: boolean) =>
-        (connection as ServerConnection).callTool(tool, args, callOptions, retrySafe),
-      {
-        server: name,
-        publicName: (tool) => registry.getByOriginal(name, tool)?.name ?? tool,
-        ...(options.afterToolCall ? { hook: options.afterToolCall } : {}),
-        recorder,
-        logger,
-      },
-    );
-    const applyTools = (list: Tool[], restored = false): void => {
-      const inputs = list.map((tool) =>
-        toToolInput(tool, {
-          server: name,
-          ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
-          call,
-          steps,
-          ...(options.approve ? { approve: options.approve } : {}),
-          metrics,
-          rawResults: options.rawResults === true,
-          publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
-        }),
-      );
-      if (restored) for (const input of inputs) input.meta = { ...input.meta, restored: true };
-      registry.replaceServer(name, inputs);
-      const current = registry.list({ server: name });
-      recorder.recordTools(name, current);
-      options.onToolsChanged?.(name, current);
-    };
-    const clientOptions: McpClientOptions = { logger };
-    if (options.clientInfo) clientOptions.clientInfo = options.clientInfo;
-    if (options.initializeTimeoutMs !== undefined)
-      clientOptions.initializeTimeoutMs = options.initializeTimeoutMs;
-    if (options.requestTimeoutMs !== undefined) clientOptions.requestTimeoutMs = options.requestTimeoutMs;
-    if (options.listChangedDebounceMs !== undefined)
-      clientOptions.listChangedDebounceMs = options.listChangedDebounceMs;
-    if (options.roots) clientOptions.roots = options.roots;
-    if (options.sampling) clientOptions.sampling = options.sampling;
-    if (options.elicitation) clientOptions.elicitation = options.elicitation;
-    if (options.auth) clientOptions.auth = options.auth;
-    if (options.onLog) {
-      const onLog = options.onLog;
-      clientOptions.onLog = (message) => onLog(name, message);
-    }
-    connection = createServerConnection({
-      name,
-      entry,
-      clientOptions,
-      logger,
-      supervision: { respawn: options.lazy !== true, ...options.supervision },
-      onTools: applyTools,
-      onGone: () => {
-        registry.unregisterServer(name);
-        options.onToolsChanged?.(name, []);
-      },
-    });
-    connections.set(name, connection);
-    appliers.set(name, applyTools);
-    entryOf.set(name, entry);
-    return connection;
-  };
-  for (const [name, entry] of entries) setUp(name, entry);
-
-  const connectionOf = (server: string): ServerConnection => {
-    const connection = connections.get(server);
-    if (!connection) {
-      throw new SwitchboardError({
-        code: 'SERVER_NOT_FOUND',
-        message: `No MCP server named "${server}" in this connection; known: ${[...connections.keys()].join(', ') || 'none'}.`,
+  const recordOf = (server: string): ServerRecord => {
+    const record = records.get(server);
+    if (!record) {
+      throw new ClientError({
+        code: ClientErrorCode.ServerNotFound,
+        message: `No MCP server named "${server}" in this connection; known: ${[...records.keys()].join(', ') || 'none'}.`,
         context: { server },
       });
     }
-    return connection;
+    return record;
+  };
+
+  const drop = async (record: ServerRecord): Promise<void> => {
+    await record.connection.close();
+    // While the record is still there, so `tools` follows the removals.
+    registry.unregisterServer(record.name);
+    records.delete(record.name);
   };
 
   const close = async (): Promise<void> => {
     unsubscribe();
-    await Promise.all([...connections.values()].map((connection) => connection.close()));
-    for (const name of connections.keys()) registry.unregisterServer(name);
+    await Promise.all([...records.values()].map((record) => record.connection.close()));
+    for (const name of records.keys()) registry.unregisterServer(name);
     for (const key of Object.keys(tools)) delete tools[key];
     await recorder.flush();
   };
 
   // Known tools go into the registry before any server is up, so tool selection can index them now.
-  if (recorder.active) {
-    await Promise.all(
-      entries.map(async ([name, entry]) => {
-        const known = await recorder.knownTools(name, entry);
-        if (known.length === 0) return;
-        appliers.get(name)?.(
-          known.map((stored) => ({
-            name: stored.originalName,
-            description: stored.description,
-            inputSchema: stored.inputSchema as Tool['inputSchema'],
-            ...(stored.title === undefined ? {} : { title: stored.title }),
-            ...(stored.annotations === undefined ? {} : { annotations: stored.annotations }),
-          })),
-          true,
-        );
-      }),
-    );
-  }
+  if (recorder.active)
+    await Promise.all([...records.values()].map((record) => restoreTools(record, recorder)));
 
   const results = await Promise.allSettled(
-    [...connections.values()].map((connection) => connection.ensureConnected()),
+    [...records.values()].map((record) => record.connection.ensureConnected()),
   );
-  for (const [name, connection] of connections) {
-    recorder.recordConnect(name, entryOf.get(name) as ServerEntry, connection.status());
+  for (const record of records.values()) {
+    recorder.recordConnect(record.name, record.entry, record.connection.status());
   }
-  const failures: Array<{ server: string; error: SwitchboardError }> = [];
+  const failures: Array<{ server: string; error: ClientError }> = [];
   results.forEach((result, index) => {
     if (result.status === 'rejected') {
       const server = entries[index]?.[0] ?? '?';
-      failures.push({ server, error: result.reason as SwitchboardError });
+      failures.push({ server, error: result.reason as ClientError });
     }
   });
   if (failures.length > 0) {
@@ -294,8 +242,8 @@ export async function connectMcp(
       await close();
       const [first] = failures;
       if (failures.length === 1 && first) throw first.error;
-      throw new SwitchboardError({
-        code: 'CONNECTION_FAILED',
+      throw new ClientError({
+        code: ClientErrorCode.ConnectionFailed,
         message: `${failures.length} of ${entries.length} MCP servers failed to connect:\n${failures
           .map(({ server, error }) => `- ${server}: ${error.message}`)
           .join('\n')}\nPass onError: 'skip' to keep the others.`,
@@ -309,36 +257,35 @@ export async function connectMcp(
     tools,
     registry,
     get servers() {
-      return [...connections.keys()];
+      return [...records.keys()];
     },
     status() {
       const result: Record<string, ServerStatus> = {};
-      for (const [name, connection] of connections) result[name] = connection.status();
+      for (const [name, record] of records) result[name] = record.connection.status();
       return result;
     },
     metrics: () => metrics.snapshot(),
-    client: (server) => connectionOf(server).client(),
-    connect: (server) => connectionOf(server).ensureConnected(),
+    client: (server) => recordOf(server).connection.client(),
+    connect: (server) => recordOf(server).connection.ensureConnected(),
     async reconnect(server) {
-      await connectionOf(server).reconnect();
+      await recordOf(server).connection.reconnect();
     },
     async refreshTools(server) {
-      const targets = server === undefined ? [...connections.values()] : [connectionOf(server)];
+      const targets = server === undefined ? [...records.values()] : [recordOf(server)];
       await Promise.all(
-        targets.map(async (connection) => {
-          const client = connection.client();
+        targets.map(async (record) => {
+          const client = record.connection.client();
           if (!client) return;
-          const list = await client.listTools({ refresh: true });
           // The same path as list_changed, so the registry and `tools` stay in step.
-          appliers.get(connection.name)?.(list);
+          record.applyTools(await client.listTools({ refresh: true }));
         }),
       );
     },
     async callTool(publicName, args = {}, callOptions = {}) {
       const tool = registry.get(publicName);
-      if (!tool?.execute || !ours.has(tool.server)) {
-        throw new SwitchboardError({
-          code: 'TOOL_NOT_FOUND',
+      if (!tool?.execute || !records.has(tool.server)) {
+        throw new ClientError({
+          code: ClientErrorCode.ToolNotFound,
           message: `No tool "${publicName}" from these MCP servers. Known tools: ${Object.keys(tools).slice(0, 20).join(', ')}${Object.keys(tools).length > 20 ? ', …' : ''}.`,
           context: { tool: publicName },
         });
@@ -346,45 +293,51 @@ export async function connectMcp(
       return tool.execute(args, callOptions);
     },
     async addServer(name, entry) {
-      if (connections.has(name)) {
-        throw new SwitchboardError({
-          code: 'SERVER_EXISTS',
+      if (records.has(name)) {
+        throw new ClientError({
+          code: ClientErrorCode.ServerExists,
           message: `MCP server "${name}" is already part of this connection; remove it first or pick another name.`,
           context: { server: name },
         });
       }
       checkServerEntry(name, entry);
-      ours.add(name);
-      const connection = setUp(name, entry);
+      const record = createServerRecord(name, entry, shared(name));
+      records.set(name, record);
       try {
-        const client = await connection.ensureConnected();
-        recorder.recordConnect(name, entry, connection.status());
+        const client = await record.connection.ensureConnected();
+        recorder.recordConnect(name, entry, record.connection.status());
         return client;
       } catch (error) {
-        recorder.recordConnect(name, entry, connection.status());
-        connections.delete(name);
-        appliers.delete(name);
-        entryOf.delete(name);
-        await connection.close();
-        registry.unregisterServer(name);
-        ours.delete(name);
+        recorder.recordConnect(name, entry, record.connection.status());
+        await drop(record);
         throw error;
       }
     },
     async removeServer(name) {
-      const connection = connections.get(name);
-      if (!connection) return false;
-      connections.delete(name);
-      appliers.delete(name);
-      entryOf.delete(name);
-      await connection.close();
-      registry.unregisterServer(name);
-      ours.delete(name);
+      const record = records.get(name);
+      if (!record) return false;
+      await drop(record);
       options.onToolsChanged?.(name, []);
       return true;
     },
     close,
   };
+}
+
+/** Registers the tools the store remembers for a server whose config is unchanged. */
+async function restoreTools(record: ServerRecord, recorder: StoreRecorder): Promise<void> {
+  const known = await recorder.knownTools(record.name, record.entry);
+  if (known.length === 0) return;
+  record.applyTools(
+    known.map((stored) => ({
+      name: stored.originalName,
+      description: stored.description,
+      inputSchema: stored.inputSchema as Tool['inputSchema'],
+      ...(stored.title === undefined ? {} : { title: stored.title }),
+      ...(stored.annotations === undefined ? {} : { annotations: stored.annotations }),
+    })),
+    true,
+  );
 }
 
 function checkServerEntry(name: string, entry: ServerEntry): void {
@@ -393,8 +346,8 @@ function checkServerEntry(name: string, entry: ServerEntry): void {
     entry === null ||
     (typeof entry.command !== 'string' && typeof entry.url !== 'string')
   ) {
-    throw new SwitchboardError({
-      code: 'CONFIG_INVALID',
+    throw new ClientError({
+      code: ClientErrorCode.ConfigInvalid,
       message: `MCP server "${name}": needs "command" (a stdio server) or "url" (an HTTP server).`,
       context: { server: name },
     });

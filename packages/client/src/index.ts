@@ -22,6 +22,8 @@ export {
   runAuthorization,
 } from '@switchboard/transports';
 export type { CircuitState } from './circuit-breaker.js';
+export type { ClientErrorOptions } from './client-error.js';
+export { ClientError, ClientErrorCode } from './client-error.js';
 export type {
   AddServerOptions,
   ApprovalConfig,
@@ -69,18 +71,14 @@ export type {
   NewServerPolicy,
 } from './management-tools.js';
 export { createManagementTools } from './management-tools.js';
-export type {
-  CallToolOptions,
-  ElicitationHandler,
-  McpClient,
-  McpClientOptions,
-  RootsProvider,
-  SamplingHandler,
-  ServerRequestContext,
-} from './mcp-client.js';
+export type { CallToolOptions, McpClient, McpClientOptions, ToolStart } from './mcp-client.js';
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
+export type { CreatedTask } from './protocol-client.js';
+export { ProtocolClient } from './protocol-client.js';
+export type { ProtocolEra } from './protocol-version.js';
+export { supportedProtocolVersions } from './protocol-version.js';
 export type {
   ClientAuthOptions,
   DpopAlgorithm,
@@ -90,4 +88,13 @@ export type {
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
+export type {
+  CallServerRequestHandlers,
+  ElicitationHandler,
+  ListRootsHandler,
+  RootsProvider,
+  SamplingHandler,
+  ServerRequestContext,
+} from './server-request-router.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';
+export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';

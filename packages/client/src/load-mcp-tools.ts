@@ -1,11 +1,10 @@
 /**
- * Tool records for an SDK `Client` the user connected themselves: the same namespaced, validated,
+ * Tool records for an SDK (v2) `Client` the user connected themselves, in either era: the same namespaced, validated,
  * approval-checked and wrapped tools `connectMcp` gives, without Switchboard owning the connection
  * (so no respawn or reconnect: the connection is the user's).
  */
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import {
   createToolRegistry,
   type RegisteredTool,
@@ -72,24 +71,19 @@ export async function loadMcpTools(
     callOptions: { signal?: AbortSignal; timeoutMs?: number },
   ) =>
     client
-      .request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
-        timeout: callOptions.timeoutMs ?? timeout,
-        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      })
+      .callTool(
+        { name: tool, arguments: args },
+        {
+          timeout: callOptions.timeoutMs ?? timeout,
+          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+        },
+      )
       .catch((error: unknown) => {
         throw toClientError(error, { server: serverName, operation: 'tools/call', tool, redactor });
       }) as Promise<CallToolResult>;
 
-  const list = async (): Promise<Tool[]> => {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
-  };
+  // Every page, as the SDK walks them (and keeps for the server's cache hint).
+  const list = async (): Promise<Tool[]> => (await client.listTools(undefined, { timeout })).tools;
 
   const tools: Record<string, RegisteredTool> = {};
   const apply = (listed: Tool[]): void => {

@@ -5,16 +5,12 @@
  * that must happen per call.
  */
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type RegisteredTool,
-  SwitchboardError,
-  type ToolExecuteOptions,
-  type ToolInput,
-} from '@switchboard/core';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { RegisteredTool, ToolExecuteOptions, ToolInput } from '@switchboard/core';
+import { ClientError, ClientErrorCode } from './client-error.js';
+import type { ArgumentCheck, CoreToolSteps, OutputCheck, ToolApproval } from './core-tool-steps.js';
 import type { CallToolOptions } from './mcp-client.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
-import type { ArgumentCheck, OutputCheck, ToolApproval, ToolSteps } from './tool-steps.js';
 
 /** What the `approve` callback is asked about. */
 export interface ApprovalPrompt {
@@ -34,19 +30,11 @@ export interface ApprovalPrompt {
 /** Asked before a tool whose policy says `ask` runs: `true` runs it, `false` refuses. */
 export type ApproveCallback = (prompt: ApprovalPrompt) => boolean | Promise<boolean>;
 
-/** Per-call options of a registered tool's `execute`. */
-export interface McpToolExecuteOptions extends ToolExecuteOptions {
-  /** Aborts the call; the server receives `notifications/cancelled`. */
-  signal?: AbortSignal;
-  /** Deadline of this call. */
-  timeoutMs?: number;
-  /** Receives progress notifications. */
-  onProgress?: CallToolOptions['onProgress'];
-  /** Each progress notification restarts the deadline. */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard deadline even with progress. */
-  maxTotalTimeoutMs?: number;
-}
+/**
+ * Per-call options of a registered tool's `execute`: the client's call options (deadlines,
+ * progress, cancellation, tasks, handlers of the call's own), passed down unchanged.
+ */
+export interface McpToolExecuteOptions extends ToolExecuteOptions, CallToolOptions {}
 
 /** Calls a tool on its server (with whatever supervision the caller adds). */
 export type ToolCaller = (
@@ -62,7 +50,7 @@ export interface ToolRecordOptions {
   /** Namespace prefix standing in for the server name. */
   prefix?: string;
   call: ToolCaller;
-  steps: ToolSteps;
+  steps: CoreToolSteps;
   approve?: ApproveCallback;
   metrics: MetricsRecorder;
   /** Return the raw `CallToolResult` instead of core's wrapped shape. @default false */
@@ -86,15 +74,15 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
   const inputSchema = tool.inputSchema as Record<string, unknown>;
   let check: ArgumentCheck | undefined;
   const outputSchema = tool.outputSchema as Record<string, unknown> | undefined;
-  // null: the tool has no output schema (or the steps cannot check one); decided on first call.
+  // null: the tool has no output schema; compiled on first call.
   let outputCheck: OutputCheck | null | undefined;
   let approval: ToolApproval | undefined;
   let publicName: string | undefined;
 
   const ask = async (args: Record<string, unknown>, reason: string, name: string): Promise<void> => {
     if (!approve) {
-      throw new SwitchboardError({
-        code: 'APPROVAL_REQUIRED',
+      throw new ClientError({
+        code: ClientErrorCode.ApprovalRequired,
         message: `Tool "${name}" (server "${server}") needs approval (${reason}), and no approve callback was given. Pass \`approve\` to connectMcp, or allow the tool in the approval policy (approval: 'never', or an allow glob).`,
         context: { server, tool: originalName, publicName: name },
       });
@@ -109,18 +97,20 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
       reason,
     });
     if (granted !== true) {
-      throw new SwitchboardError({
-        code: 'APPROVAL_DENIED',
+      throw new ClientError({
+        code: ClientErrorCode.ApprovalDenied,
         message: `Tool "${name}" (server "${server}") was not approved; it did not run.`,
         context: { server, tool: originalName, publicName: name },
       });
     }
   };
 
-  const execute = async (args: Record<string, unknown> = {}, executeOptions: McpToolExecuteOptions = {}) => {
+  const execute = async (
+    args: Record<string, unknown> = {},
+    executeOptions: McpToolExecuteOptions = noOptions,
+  ) => {
     if (publicName === undefined) publicName = options.publicName(originalName) ?? originalName;
-    if (check === undefined)
-      check = steps.compileArgumentCheck({ name: publicName, server, originalName, inputSchema });
+    if (check === undefined) check = steps.compileArgumentCheck({ name: publicName, inputSchema });
     check(args);
     if (approval === undefined) {
       approval = steps.decideApproval({
@@ -132,8 +122,8 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     }
     if (approval.decision !== 'allow') {
       if (approval.decision === 'deny') {
-        throw new SwitchboardError({
-          code: 'APPROVAL_DENIED',
+        throw new ClientError({
+          code: ClientErrorCode.ApprovalDenied,
           message: `Tool "${publicName}" (server "${server}") is refused by the approval policy (${approval.reason}); it did not run.`,
           context: { server, tool: originalName, publicName },
         });
@@ -142,14 +132,14 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     }
     if (outputCheck === undefined) {
       outputCheck =
-        outputSchema !== undefined && steps.compileOutputCheck
-          ? steps.compileOutputCheck({ name: publicName, server, originalName, outputSchema })
-          : null;
+        outputSchema === undefined
+          ? null
+          : steps.compileOutputCheck({ name: publicName, server, originalName, outputSchema });
     }
     const started = performance.now();
     let result: CallToolResult;
     try {
-      result = await call(originalName, args, callOptionsOf(executeOptions), retrySafe);
+      result = await call(originalName, args, executeOptions, retrySafe);
       outputCheck?.(result);
     } catch (error) {
       counter.record(performance.now() - started, true);
@@ -173,25 +163,4 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
   return record;
 }
 
-function callOptionsOf(options: McpToolExecuteOptions): CallToolOptions {
-  // The common case (no options) allocates nothing new.
-  if (
-    options.signal === undefined &&
-    options.timeoutMs === undefined &&
-    options.onProgress === undefined &&
-    options.maxTotalTimeoutMs === undefined &&
-    options.resetTimeoutOnProgress === undefined
-  ) {
-    return noOptions;
-  }
-  const result: CallToolOptions = {};
-  if (options.signal) result.signal = options.signal;
-  if (options.timeoutMs !== undefined) result.timeoutMs = options.timeoutMs;
-  if (options.onProgress) result.onProgress = options.onProgress;
-  if (options.resetTimeoutOnProgress !== undefined)
-    result.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
-  if (options.maxTotalTimeoutMs !== undefined) result.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-  return result;
-}
-
-const noOptions: CallToolOptions = Object.freeze({});
+const noOptions: McpToolExecuteOptions = Object.freeze({});

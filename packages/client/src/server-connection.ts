@@ -5,17 +5,24 @@
  * failing.
  */
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { type Logger, SwitchboardError } from '@switchboard/core';
 import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
 import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
-import { isAuthError, isConnectionError } from './client-error.js';
+import {
+  ClientError,
+  ClientErrorCode,
+  isAuthError,
+  isConnectionError,
+  isSessionLost,
+} from './client-error.js';
 import {
   type CallToolOptions,
   createMcpClient,
   type McpClient,
   type McpClientOptions,
 } from './mcp-client.js';
+import type { ProtocolEra } from './protocol-version.js';
 import type { ServerEntry } from './server-entry.js';
 
 /** Lifecycle state of a server. */
@@ -38,9 +45,11 @@ export interface ServerStatus {
   respawns: number;
   /** Number of tools the server currently offers. */
   toolCount: number;
-  /** Server name and version from `initialize`. */
+  /** Server name and version (`server/discover` or `initialize`). */
   serverInfo?: { name: string; version: string };
-  /** Protocol version negotiated in `initialize`. */
+  /** The era of the connection: `modern` (2026-07-28, no `initialize`) or `legacy` (2025 handshake). */
+  era?: ProtocolEra;
+  /** The negotiated protocol version. */
   protocolVersion?: string;
 }
 
@@ -65,15 +74,21 @@ export interface ServerConnectionOptions {
   clientOptions: McpClientOptions;
   logger: Logger;
   supervision: SupervisionOptions;
+}
+
+/** What a server connection tells whoever holds its tools. */
+export interface ServerConnectionListener {
   /** The server's tool list, after every (re)connect and `list_changed`. */
-  onTools(tools: Tool[]): void;
-  /** The server is gone for good (gave up respawning, or closed). */
-  onGone(): void;
+  tools(tools: Tool[]): void;
+  /** The server is gone for good (gave up respawning). */
+  gone(): void;
 }
 
 /** One supervised server. */
 export interface ServerConnection {
   readonly name: string;
+  /** Starts telling `listener` about tools (set once, before the first connect). */
+  listen(listener: ServerConnectionListener): void;
   status(): ServerStatus;
   /** The current client, if connected. */
   client(): McpClient | undefined;
@@ -116,6 +131,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
   let toolCount = 0;
   let closed = false;
   let hadSession = false;
+  let listener: ServerConnectionListener = { tools: () => {}, gone: () => {} };
 
   const fail = (error: SwitchboardError): void => {
     lastError = { code: error.code, message: error.message, at: new Date().toISOString() };
@@ -129,7 +145,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       client = await createMcpClient(name, options.entry, options.clientOptions);
     } catch (error) {
       const failure = asError(error, name);
-      if (isConnectionError(failure) || failure.code === 'TIMEOUT') breaker.recordFailure();
+      if (isConnectionError(failure) || failure.code === ClientErrorCode.Timeout) breaker.recordFailure();
       fail(failure);
       throw failure;
     }
@@ -146,7 +162,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     hadSession = true;
     client.onToolsChanged((tools) => {
       toolCount = tools.length;
-      options.onTools(tools);
+      listener.tools(tools);
     });
     client.onClose((error) => {
       if (current !== client) return;
@@ -158,7 +174,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     try {
       const tools = await client.listTools();
       toolCount = tools.length;
-      options.onTools(tools);
+      listener.tools(tools);
     } catch (error) {
       // A server that connects but cannot list tools is still usable for resources and prompts.
       logger.warn({ server: name }, `listing tools failed: ${asError(error, name).message}`);
@@ -182,7 +198,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       logger.error({ server: name, attempts: maxAttempts }, 'giving up respawning; the next use tries again');
       attempts = 0;
       toolCount = 0;
-      options.onGone();
+      listener.gone();
       return;
     }
     const delay = computeBackoffDelay(attempts, baseDelayMs);
@@ -218,8 +234,8 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     if (pending) return pending;
     if (!breaker.allow()) {
       const retryAt = breaker.retryAt === undefined ? 'soon' : new Date(breaker.retryAt).toISOString();
-      throw new SwitchboardError({
-        code: 'CIRCUIT_OPEN',
+      throw new ClientError({
+        code: ClientErrorCode.CircuitOpen,
         message: `MCP server "${name}" failed ${breaker.consecutiveFailures} times in a row; calls fail fast until ${retryAt}. Last error: ${lastError?.message ?? 'unknown'}`,
         context: { server: name, retryAt, lastError: lastError?.code },
       });
@@ -254,8 +270,8 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       }
     }
     if (!neverRan && !retrySafe) {
-      throw new SwitchboardError({
-        code: failure.code,
+      throw new ClientError({
+        code: failure.code as ClientErrorCode,
         message: `${failure.message} The call was not retried: tool "${tool}" is not annotated read-only or idempotent, so it may have run already. Check its effect before calling it again.`,
         context: { ...failure.context, retried: false },
         cause: failure,
@@ -269,6 +285,9 @@ export function createServerConnection(options: ServerConnectionOptions): Server
 
   return {
     name,
+    listen(next) {
+      listener = next;
+    },
     status() {
       const kind = current?.transportKind;
       const status: ServerStatus = {
@@ -286,6 +305,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       }
       const info = current?.serverInfo;
       if (info) status.serverInfo = { name: info.name, version: info.version };
+      if (current) status.era = current.era;
       if (current?.protocolVersion) status.protocolVersion = current.protocolVersion;
       return status;
     },
@@ -323,21 +343,10 @@ export function createServerConnection(options: ServerConnectionOptions): Server
   };
 }
 
-/**
- * The server no longer knows our session: HTTP 404 as the spec says, or the 400 "No valid session
- * ID" that servers built on the SDK's examples (server-everything among them) answer instead.
- * Either way the request was rejected before it ran.
- */
-function isSessionLost(error: SwitchboardError): boolean {
-  if (error.code === 'SESSION_EXPIRED') return true;
-  const status = error.context.status ?? error.context.httpStatus;
-  return status === 400 && /session/i.test(error.message);
-}
-
 function asError(error: unknown, server: string): SwitchboardError {
   if (SwitchboardError.isInstance(error)) return error;
-  return new SwitchboardError({
-    code: 'CONNECTION_FAILED',
+  return new ClientError({
+    code: ClientErrorCode.ConnectionFailed,
     message: `MCP server "${server}": ${error instanceof Error ? error.message : String(error)}`,
     context: { server },
     cause: error,
@@ -345,8 +354,8 @@ function asError(error: unknown, server: string): SwitchboardError {
 }
 
 function closedError(server: string): SwitchboardError {
-  return new SwitchboardError({
-    code: 'CLIENT_CLOSED',
+  return new ClientError({
+    code: ClientErrorCode.ClientClosed,
     message: `MCP server "${server}" was closed; create a new connection to use it again.`,
     context: { server },
   });

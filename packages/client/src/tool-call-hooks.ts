@@ -5,7 +5,7 @@
  * working without persistence.
  */
 
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
   classifyToolKind,
   type Logger,

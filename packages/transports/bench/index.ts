@@ -1,5 +1,5 @@
 /**
- * Transport bench: per-call latency of `echo` on server-everything through the SDK `Client`, over
+ * Transport bench: per-call latency of `echo` on server-everything through the SDK (v2) `Client`, over
  * Switchboard's transports vs the SDK's own (`StreamableHTTPClientTransport`,
  * `StdioClientTransport`), measured in the same run, interleaved in rounds after a warm-up. Also the
  * client-side CPU per call, and the cost of the stdio watchdog on connect time.
@@ -10,10 +10,8 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { connect as connectSocket, createServer } from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createStreamableHttpTransport } from '../src/index.js';
 import { startProcessGroupWatchdog } from '../src/process-group-watchdog.js';
 import { createStdioTransport } from '../src/stdio.js';

@@ -1,5 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type Logger, SwitchboardError } from '@switchboard/core';
+import type { Transport } from '@modelcontextprotocol/client';
+import type { Logger } from '@switchboard/core';
 import { DeferredTransport } from './deferred-transport.js';
 import { createSseTransport } from './sse-transport.js';
 import type { StdioExitInfo, StdioTransport, StdioTransportOptions } from './stdio-transport.js';
@@ -7,6 +7,7 @@ import {
   createStreamableHttpTransport,
   type StreamableHttpTransportOptions,
 } from './streamable-http-transport.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 import { createWebSocketTransport } from './websocket-transport.js';
 
 /** Transport kinds of a {@link TransportEntry}. */
@@ -79,16 +80,16 @@ export function resolveTransportType(entry: TransportEntry, name = 'server'): Tr
     case undefined:
       break;
     default:
-      throw new SwitchboardError({
-        code: 'CONFIG_INVALID',
+      throw new TransportError({
+        code: TransportErrorCode.ConfigInvalid,
         message: `MCP server "${name}" has an unknown transport type "${String(entry.type)}". Use "stdio", "http", "sse" or "ws".`,
         context: { server: name, type: entry.type },
       });
   }
   if (entry.command !== undefined) return 'stdio';
   if (entry.url !== undefined) return /^wss?:/i.test(entry.url) ? 'ws' : 'http';
-  throw new SwitchboardError({
-    code: 'CONFIG_INVALID',
+  throw new TransportError({
+    code: TransportErrorCode.ConfigInvalid,
     message: `MCP server "${name}" has neither "command" (a stdio server to start) nor "url" (an HTTP, SSE or WebSocket server). Add one of them.`,
     context: { server: name },
   });
@@ -113,8 +114,8 @@ export function createTransport(entry: TransportEntry, options: CreateTransportO
     case 'stdio': {
       const command = entry.command;
       if (command === undefined || command.length === 0) {
-        throw new SwitchboardError({
-          code: 'CONFIG_INVALID',
+        throw new TransportError({
+          code: TransportErrorCode.ConfigInvalid,
           message: `MCP server "${name}" is of type "stdio" but has no "command". Add the command that starts it.`,
           context: { server: name },
         });
@@ -134,6 +135,7 @@ export function createTransport(entry: TransportEntry, options: CreateTransportO
       });
     }
     case 'http':
+      // Both eras: the SDK Client's version negotiation decides what goes over it.
       return createStreamableHttpTransport({
         url: requireUrl(entry, name, type),
         ...common,
@@ -158,8 +160,8 @@ function hostOf(url: string | undefined): string | undefined {
 function requireUrl(entry: TransportEntry, name: string, type: TransportType): string {
   const url = entry.url;
   if (url === undefined || url.length === 0) {
-    throw new SwitchboardError({
-      code: 'CONFIG_INVALID',
+    throw new TransportError({
+      code: TransportErrorCode.ConfigInvalid,
       message: `MCP server "${name}" is of type "${type}" but has no "url". Add the server's URL.`,
       context: { server: name, type },
     });
@@ -167,8 +169,8 @@ function requireUrl(entry: TransportEntry, name: string, type: TransportType): s
   try {
     new URL(url);
   } catch (cause) {
-    throw new SwitchboardError({
-      code: 'CONFIG_INVALID',
+    throw new TransportError({
+      code: TransportErrorCode.ConfigInvalid,
       message: `MCP server "${name}" has an invalid "url". Give an absolute URL such as http://localhost:3000/mcp.`,
       context: { server: name, type },
       cause,
@@ -187,6 +189,10 @@ class DeferredStdioTransport extends DeferredTransport<StdioTransport> implement
 
   get exitCode(): number | null {
     return this.inner?.exitCode ?? null;
+  }
+
+  get stderr(): StdioTransport['stderr'] {
+    return this.inner?.stderr ?? null;
   }
 
   stderrTail(): string {

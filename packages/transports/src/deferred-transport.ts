@@ -1,6 +1,5 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchboardError } from '@switchboard/core';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /**
  * A transport whose implementation is loaded when it starts. It lets the root entry offer every
@@ -46,8 +45,8 @@ export class DeferredTransport<T extends Transport = Transport> implements Trans
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (!this.inner) {
       return Promise.reject(
-        new SwitchboardError({
-          code: 'NOT_CONNECTED',
+        new TransportError({
+          code: TransportErrorCode.NotConnected,
           message: 'Cannot send: the transport is not started. Call start() first (Client.connect() does).',
         }),
       );

@@ -1,7 +1,9 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { InMemoryTransport, type Transport } from '@modelcontextprotocol/client';
 
-/** Creates two linked transports: what one sends, the other receives. For tests and in-process servers. */
+/**
+ * Creates two linked transports: what one sends, the other receives. For tests and in-process
+ * servers, in either era: the messages pass unchanged, the protocol layers on both ends decide.
+ */
 export function createInMemoryTransportPair(): [Transport, Transport] {
   return InMemoryTransport.createLinkedPair();
 }

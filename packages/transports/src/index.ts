@@ -4,19 +4,21 @@
  * Node-only parts that need `child_process` live on the `@switchboard/transports/stdio` subpath.
  */
 
-export type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+export type { Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 export type { AssertionContext, AssertionSource, SecretSource } from './assertion-source.js';
 export { AuthorizationErrorCode } from './authorization-error-code.js';
 export type { CreateTransportOptions, TransportEntry, TransportType } from './create-transport.js';
 export { createTransport, isStdioTransport, resolveTransportType } from './create-transport.js';
 export type { IdentityProviderOptions } from './id-jag-assertion.js';
 export { createInMemoryTransportPair } from './in-memory-transport.js';
+export { JsonRpcErrorCode } from './json-rpc-error-code.js';
 export type {
   AuthorizationResponse,
   LoopbackRedirect,
   LoopbackRedirectOptions,
 } from './loopback-redirect.js';
 export { startLoopbackRedirect } from './loopback-redirect.js';
+export { encodeMcpHeaderValue } from './mcp-request-headers.js';
 export type { AuthorizationRequest, BearerChallenge } from './oauth-authorization.js';
 export { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 export type { DpopOptions, OAuthGrantType, OAuthProvider, OAuthProviderOptions } from './oauth-provider.js';
@@ -27,6 +29,8 @@ export type { SseTransportOptions } from './sse-transport.js';
 export { createSseTransport } from './sse-transport.js';
 export type { StdioExitInfo, StdioTransport, StdioTransportOptions } from './stdio-transport.js';
 export type {
+  HttpMessageExtraInfo,
+  StreamableHttpTransport,
   StreamableHttpTransportOptions,
   StreamReconnectionOptions,
 } from './streamable-http-transport.js';
@@ -45,6 +49,8 @@ export {
   migrateStoredAuthorization,
   serverKey,
 } from './token-store.js';
+export type { TransportErrorOptions } from './transport-error.js';
+export { TransportError, TransportErrorCode } from './transport-error.js';
 export { createWebSocketServerTransport } from './websocket-server-transport.js';
 export type { WebSocketTransportOptions } from './websocket-transport.js';
 export { createWebSocketTransport } from './websocket-transport.js';

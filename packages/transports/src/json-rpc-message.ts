@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** Longest excerpt of a bad message quoted in an error. */
 const excerptLength = 200;

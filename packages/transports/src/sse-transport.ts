@@ -1,8 +1,9 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
+import type { Transport } from '@modelcontextprotocol/client';
+import { type Logger, silentLogger } from '@switchboard/core';
 import { DeferredTransport } from './deferred-transport.js';
 import { createStaticHeaders } from './http-headers.js';
 import { redactUrl } from './redact-url.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /** Options of {@link createSseTransport}. */
 export interface SseTransportOptions {
@@ -21,7 +22,7 @@ export interface SseTransportOptions {
 /**
  * Creates a client transport for the legacy HTTP+SSE protocol (MCP 2024-11-05): a GET opens an
  * event stream whose `endpoint` event names where to POST messages. Built on the SDK's
- * `SSEClientTransport`, loaded on first start.
+ * `SSEClientTransport`, loaded on first start. A 2025-era transport: no modern headers, no `_meta`.
  */
 export function createSseTransport(options: SseTransportOptions): Transport {
   const url = new URL(options.url);
@@ -30,7 +31,7 @@ export function createSseTransport(options: SseTransportOptions): Transport {
   const headers = createStaticHeaders(options.headers, options.bearerToken);
   return new SseTransport(
     async () => {
-      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+      const { SSEClientTransport } = await import('@modelcontextprotocol/client');
       logger.debug({ server: name, url: redactUrl(url) }, 'opening legacy SSE stream');
       return new SSEClientTransport(url, { requestInit: { headers } });
     },
@@ -52,8 +53,8 @@ class SseTransport extends DeferredTransport {
     try {
       await super.start();
     } catch (error) {
-      throw new SwitchboardError({
-        code: 'CONNECTION_FAILED',
+      throw new TransportError({
+        code: TransportErrorCode.ConnectionFailed,
         message: `Could not open the SSE stream of MCP server "${this.name}" at ${redactUrl(this.url)}: ${(error as Error).message}. Check that the server is running and that the URL is its SSE endpoint.`,
         context: { server: this.name, url: redactUrl(this.url) },
         cause: error,

@@ -1,13 +1,15 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
+import type { Readable } from 'node:stream';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/client';
+import { type Logger, silentLogger } from '@switchboard/core';
 import { createServerEnvironment } from './default-environment.js';
+import { JsonRpcErrorCode } from './json-rpc-error-code.js';
 import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { LineTailBuffer } from './line-tail-buffer.js';
 import { type ProcessGroupWatchdog, startProcessGroupWatchdog } from './process-group-watchdog.js';
 import { resolveSpawnCommand } from './spawn-command.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions {
@@ -49,7 +51,7 @@ export interface StdioExitInfo {
   /** True when the exit followed `close()`; false when the server died on its own. */
   expected: boolean;
   /** The error describing an unexpected exit (with the stderr tail). */
-  error?: SwitchboardError;
+  error?: TransportError;
 }
 
 /** A stdio transport: the SDK `Transport` plus access to the server process. */
@@ -60,11 +62,22 @@ export interface StdioTransport extends Transport {
   readonly exitCode: number | null;
   /** The last lines the server wrote to stderr. */
   stderrTail(): string;
+  /**
+   * The running server's stderr (already read into `stderrTail()` and the logger). Its presence
+   * with `pid` is how the SDK's version negotiation recognises a stdio transport.
+   */
+  readonly stderr: Readable | null;
   /** Called once when the server process exits, expectedly or not (e.g. to decide on a respawn). */
   onexit?: ((info: StdioExitInfo) => void) | undefined;
 }
 
-/** Creates a transport that spawns an MCP server and talks JSON-RPC over its stdin/stdout. */
+/**
+ * Creates a transport that spawns an MCP server and talks JSON-RPC over its stdin/stdout, in either
+ * era. Some legacy servers exit on any request before `initialize`, the version probe
+ * (`server/discover`) included: when the server exits while only the probe is pending, the
+ * transport starts it once more and answers the probe itself with `Method not found`, the answer
+ * of a legacy server, so the client goes on with `initialize` on the fresh process.
+ */
 export function createStdioTransport(options: StdioTransportOptions): StdioTransport {
   return new ChildProcessTransport(options);
 }
@@ -82,6 +95,21 @@ function waitFor(done: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
+/** One started server process and what is read from it. */
+interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  watchdog: ProcessGroupWatchdog | undefined;
+  stdoutBuffer: string;
+  stderrBuffer: string;
+  exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  exited: Promise<void>;
+  markExited: () => void;
+}
+
+function isProbe(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && message.method === 'server/discover' && 'id' in message;
+}
+
 class ChildProcessTransport implements StdioTransport {
   onmessage?: Transport['onmessage'];
   onerror?: Transport['onerror'];
@@ -89,21 +117,18 @@ class ChildProcessTransport implements StdioTransport {
   onexit?: ((info: StdioExitInfo) => void) | undefined;
   sessionId?: string | undefined;
 
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private watchdog: ProcessGroupWatchdog | undefined;
+  private server: ServerProcess | undefined;
   private readonly tail: LineTailBuffer;
   private readonly logger: Logger;
   private readonly name: string;
-  private stdoutBuffer = '';
-  private stderrBuffer = '';
+  private started = false;
   private closing = false;
   private closed = false;
-  private exitError: SwitchboardError | undefined;
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private resolveExited: () => void = () => {};
-  private readonly exited = new Promise<void>((resolve) => {
-    this.resolveExited = resolve;
-  });
+  private exitError: TransportError | undefined;
+  /** The id of a version probe the server has not answered yet. */
+  private pendingProbe: RequestId | undefined;
+  /** The server was already started again after exiting on a probe (once is enough). */
+  private restartedAfterProbe = false;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -115,11 +140,15 @@ class ChildProcessTransport implements StdioTransport {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server?.child.pid;
   }
 
   get exitCode(): number | null {
-    return this.exitInfo?.code ?? null;
+    return this.server?.exitInfo?.code ?? null;
+  }
+
+  get stderr(): Readable | null {
+    return this.server?.child.stderr ?? null;
   }
 
   stderrTail(): string {
@@ -127,22 +156,31 @@ class ChildProcessTransport implements StdioTransport {
   }
 
   start(): Promise<void> {
-    if (this.child || this.closed) {
+    if (this.started || this.closed) {
       return Promise.reject(
-        new SwitchboardError({
-          code: 'TRANSPORT_ERROR',
+        new TransportError({
+          code: TransportErrorCode.TransportError,
           message: `The stdio transport of MCP server "${this.name}" was already started; a transport is started once (Client.connect() starts it).`,
           context: { server: this.name },
         }),
       );
     }
+    this.started = true;
+    return this.spawnServer().catch((error: unknown) => {
+      this.closed = true;
+      throw error;
+    });
+  }
+
+  /** Spawns the server in its own process group (guarded by the watchdog) and wires its pipes. */
+  private spawnServer(): Promise<void> {
     const { command, args = [], cwd } = this.options;
     const killTimeoutMs = this.options.killTimeoutMs ?? 5000;
     const resolved = resolveSpawnCommand(command, args);
-    const useWatchdog = !isWindows && this.options.watchdog !== false;
-    if (useWatchdog) {
-      this.watchdog = startProcessGroupWatchdog(killTimeoutMs);
-      if (this.watchdog.pid === undefined) {
+    let watchdog: ProcessGroupWatchdog | undefined;
+    if (!isWindows && this.options.watchdog !== false) {
+      watchdog = startProcessGroupWatchdog(killTimeoutMs);
+      if (watchdog.pid === undefined) {
         this.logger.warn(
           { server: this.name },
           'could not start the /bin/sh watchdog: the server may outlive this process if it is killed',
@@ -163,13 +201,25 @@ class ChildProcessTransport implements StdioTransport {
           windowsVerbatimArguments: resolved.windowsVerbatimArguments,
         });
       } catch (error) {
-        this.watchdog?.release();
+        watchdog?.release();
         reject(this.spawnError(error));
         return;
       }
       // Synchronously after the fork: no window in which our death would leave it unguarded.
-      if (child.pid !== undefined) this.watchdog?.guard(child.pid);
-      this.child = child;
+      if (child.pid !== undefined) watchdog?.guard(child.pid);
+      let markExited: () => void = () => {};
+      const server: ServerProcess = {
+        child,
+        watchdog,
+        stdoutBuffer: '',
+        stderrBuffer: '',
+        exitInfo: undefined,
+        exited: new Promise<void>((done) => {
+          markExited = done;
+        }),
+        markExited: () => markExited(),
+      };
+      this.server = server;
       let spawned = false;
 
       child.once('spawn', () => {
@@ -179,14 +229,13 @@ class ChildProcessTransport implements StdioTransport {
       });
       child.on('error', (error) => {
         if (!spawned) {
-          this.watchdog?.release();
-          this.closed = true;
+          watchdog?.release();
           reject(this.spawnError(error));
           return;
         }
         this.onerror?.(
-          new SwitchboardError({
-            code: 'TRANSPORT_ERROR',
+          new TransportError({
+            code: TransportErrorCode.TransportError,
             message: `MCP server "${this.name}" process error: ${error.message}`,
             context: { server: this.name, command },
             cause: error,
@@ -195,9 +244,9 @@ class ChildProcessTransport implements StdioTransport {
       });
 
       child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => this.readStdout(chunk));
+      child.stdout.on('data', (chunk: string) => this.readStdout(server, chunk));
       child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => this.readStderr(chunk));
+      child.stderr.on('data', (chunk: string) => this.readStderr(server, chunk));
       // EPIPE when the server died mid-write: the exit handler reports it better.
       child.stdin.on('error', (error) =>
         this.logger.debug({ server: this.name, error: error.message }, 'stdin error'),
@@ -207,13 +256,13 @@ class ChildProcessTransport implements StdioTransport {
 
       child.once('exit', (code, signal) => {
         if (!spawned) return;
-        this.exitInfo = { code, signal };
+        server.exitInfo = { code, signal };
         // Give stdout/stderr a moment to drain; a grandchild holding them open must not stall us.
         let finished = false;
         const finish = () => {
           if (finished) return;
           finished = true;
-          this.handleExit(code, signal);
+          this.handleExit(server, code, signal);
         };
         child.once('close', finish);
         setTimeout(finish, 100).unref();
@@ -221,7 +270,7 @@ class ChildProcessTransport implements StdioTransport {
     });
   }
 
-  private spawnError(error: unknown): SwitchboardError {
+  private spawnError(error: unknown): TransportError {
     const { command, cwd } = this.options;
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     let advice: string;
@@ -234,16 +283,16 @@ class ChildProcessTransport implements StdioTransport {
     } else {
       advice = `spawning "${command}" failed: ${(error as Error | undefined)?.message ?? String(error)}.`;
     }
-    return new SwitchboardError({
-      code: 'SPAWN_FAILED',
+    return new TransportError({
+      code: TransportErrorCode.SpawnFailed,
       message: `Could not start MCP server "${this.name}": ${advice}`,
       context: { server: this.name, command, args: this.options.args ?? [], cwd, errno: code },
       cause: error,
     });
   }
 
-  private readStdout(chunk: string): void {
-    let text = this.stdoutBuffer + chunk;
+  private readStdout(server: ServerProcess, chunk: string): void {
+    let text = server.stdoutBuffer + chunk;
     let newline = text.indexOf('\n');
     while (newline !== -1) {
       const line = text.charCodeAt(newline - 1) === 13 ? text.slice(0, newline - 1) : text.slice(0, newline);
@@ -251,27 +300,32 @@ class ChildProcessTransport implements StdioTransport {
       if (line.length > 0) this.handleLine(line);
       newline = text.indexOf('\n');
     }
-    this.stdoutBuffer = text;
+    server.stdoutBuffer = text;
   }
 
   private handleLine(line: string): void {
     const messages = parseJsonRpcMessages(line);
     if (messages === undefined) {
       this.onerror?.(
-        new SwitchboardError({
-          code: 'TRANSPORT_ERROR',
+        new TransportError({
+          code: TransportErrorCode.TransportError,
           message: `MCP server "${this.name}" wrote a line to stdout that is not a JSON-RPC message: ${JSON.stringify(excerpt(line))}. A stdio server must write only protocol messages to stdout (logs go to stderr); the line was ignored.`,
           context: { server: this.name, line: excerpt(line) },
         }),
       );
       return;
     }
-    for (const message of messages) this.onmessage?.(message);
+    for (const message of messages) {
+      if (this.pendingProbe !== undefined && 'id' in message && message.id === this.pendingProbe) {
+        this.pendingProbe = undefined;
+      }
+      this.onmessage?.(message);
+    }
   }
 
-  private readStderr(chunk: string): void {
-    const lines = (this.stderrBuffer + chunk).split(/\r?\n/);
-    this.stderrBuffer = lines.pop() ?? '';
+  private readStderr(server: ServerProcess, chunk: string): void {
+    const lines = (server.stderrBuffer + chunk).split(/\r?\n/);
+    server.stderrBuffer = lines.pop() ?? '';
     for (const line of lines) this.recordStderrLine(line);
   }
 
@@ -280,19 +334,25 @@ class ChildProcessTransport implements StdioTransport {
     this.logger.debug({ server: this.name, stream: 'stderr' }, line);
   }
 
-  private handleExit(code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.stderrBuffer) {
-      this.recordStderrLine(this.stderrBuffer);
-      this.stderrBuffer = '';
+  private handleExit(server: ServerProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (server.stderrBuffer) {
+      this.recordStderrLine(server.stderrBuffer);
+      server.stderrBuffer = '';
     }
     // Whatever the leader left behind in its group (grandchildren) goes too.
-    this.watchdog?.release();
+    server.watchdog?.release();
+    server.markExited();
+    if (server !== this.server) return;
     const expected = this.closing;
+    if (!expected && this.pendingProbe !== undefined && !this.restartedAfterProbe) {
+      this.restartAfterProbe(this.pendingProbe, code, signal);
+      return;
+    }
     if (!expected) {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const stderr = this.tail.toString();
-      this.exitError = new SwitchboardError({
-        code: 'SERVER_EXITED',
+      this.exitError = new TransportError({
+        code: TransportErrorCode.ServerExited,
         message: `MCP server "${this.name}" (${this.options.command}) ${how}.${stderr ? ` Last stderr lines:\n${stderr}` : ' It wrote nothing to stderr.'}`,
         context: { server: this.name, command: this.options.command, exitCode: code, signal },
       });
@@ -304,9 +364,47 @@ class ChildProcessTransport implements StdioTransport {
     } else {
       this.logger.debug({ server: this.name, exitCode: code, signal }, 'MCP server process exited');
     }
-    this.resolveExited();
     this.onexit?.({ code, signal, expected, ...(this.exitError ? { error: this.exitError } : {}) });
     this.finishClose();
+  }
+
+  /**
+   * The server exited while the version probe was its only request: a legacy server that accepts
+   * nothing before `initialize`. Start it again and answer the probe as such a server would.
+   */
+  private restartAfterProbe(probe: RequestId, code: number | null, signal: NodeJS.Signals | null): void {
+    this.restartedAfterProbe = true;
+    this.pendingProbe = undefined;
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    this.logger.info(
+      { server: this.name, exitCode: code, signal },
+      'MCP server exited on the server/discover probe (a legacy server); starting it again for initialize',
+    );
+    this.spawnServer().then(
+      () => {
+        const restarted = this.server;
+        if (this.closing && restarted) {
+          // close() came while the server was starting again: stop it, there is no one to answer.
+          restarted.child.stdin.end();
+          this.killGroup(restarted.child, 'SIGTERM');
+          return;
+        }
+        this.onmessage?.({
+          jsonrpc: '2.0',
+          id: probe,
+          error: {
+            code: JsonRpcErrorCode.MethodNotFound,
+            message: `MCP server "${this.name}" ${how} on server/discover, as a legacy server that accepts nothing before initialize does; it was started again.`,
+          },
+        });
+      },
+      (error: TransportError) => {
+        this.exitError = error;
+        this.onerror?.(error);
+        this.onexit?.({ code, signal, expected: false, error });
+        this.finishClose();
+      },
+    );
   }
 
   private finishClose(): void {
@@ -316,42 +414,44 @@ class ChildProcessTransport implements StdioTransport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const child = this.child;
-    if (!child || this.exitInfo || this.closing) {
+    const server = this.server;
+    if (!server || server.exitInfo || this.closing) {
       return Promise.reject(
         this.exitError ??
-          new SwitchboardError({
-            code: 'NOT_CONNECTED',
-            message: `Cannot send to MCP server "${this.name}": its stdio transport is ${child ? 'closed' : 'not started'}.`,
+          new TransportError({
+            code: TransportErrorCode.NotConnected,
+            message: `Cannot send to MCP server "${this.name}": its stdio transport is ${server ? 'closed' : 'not started'}.`,
             context: { server: this.name },
           }),
       );
     }
-    if (child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
-    return new Promise((resolve) => child.stdin.once('drain', resolve));
+    if (isProbe(message)) this.pendingProbe = message.id;
+    else if ('method' in message && 'id' in message) this.pendingProbe = undefined;
+    if (server.child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => server.child.stdin.once('drain', resolve));
   }
 
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child || this.exitInfo) {
+    const server = this.server;
+    if (!server || server.exitInfo) {
       // An exit still being finalised is now an expected one: no SERVER_EXITED after close().
       this.closing = true;
-      this.watchdog?.release();
+      server?.watchdog?.release();
       this.finishClose();
       return;
     }
     if (this.closing) {
-      await this.exited;
+      await server.exited;
       return;
     }
     this.closing = true;
     // The polite way first: a stdio server is expected to exit when its input ends.
-    child.stdin.end();
-    if (await waitFor(this.exited, this.options.stdinCloseTimeoutMs ?? 2000)) return;
-    this.killGroup(child, 'SIGTERM');
-    if (await waitFor(this.exited, this.options.killTimeoutMs ?? 5000)) return;
-    this.killGroup(child, 'SIGKILL');
-    await waitFor(this.exited, 2000);
+    server.child.stdin.end();
+    if (await waitFor(server.exited, this.options.stdinCloseTimeoutMs ?? 2000)) return;
+    this.killGroup(server.child, 'SIGTERM');
+    if (await waitFor(server.exited, this.options.killTimeoutMs ?? 5000)) return;
+    this.killGroup(server.child, 'SIGKILL');
+    await waitFor(server.exited, 2000);
     this.finishClose();
   }
 

@@ -1,17 +1,31 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
+import { urlToHttpOptions } from 'node:url';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type OAuthClientProvider,
+  SdkErrorCode,
+  SdkHttpError,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
+import { type Logger, silentLogger } from '@switchboard/core';
+import { HttpAuthorization } from './http-authorization.js';
 import { createStaticHeaders } from './http-headers.js';
+import { JsonRpcErrorCode, modernErrorCodes } from './json-rpc-error-code.js';
 import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
-import { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
+import {
+  addStandardRequestHeaders,
+  envelopeProtocolVersion,
+  reservedRequestHeaders,
+} from './mcp-request-headers.js';
 import { redactUrl } from './redact-url.js';
-import { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
-/** How lost SSE streams are resumed. */
+/** How lost SSE streams are resumed (2025 era; modern streams are not resumable). */
 export interface StreamReconnectionOptions {
   /** First delay when the server gave no `retry`. @default 1000 */
   initialDelayMs?: number;
@@ -36,18 +50,19 @@ export interface StreamableHttpTransportOptions {
   /** Receives lifecycle events. @default silentLogger */
   logger?: Logger;
   /**
-   * On a 4xx answer to the initial POST (`initialize`), switch to the legacy HTTP+SSE protocol on
-   * the same URL, as the spec's backwards-compatibility section describes. @default true
+   * On a 4xx answer to `initialize` whose body is no modern JSON-RPC error, switch to the legacy
+   * HTTP+SSE protocol on the same URL, as the spec's backwards-compatibility section describes.
+   * @default true
    */
   sseFallback?: boolean;
-  /** Resume an existing session instead of starting one. */
+  /** Resume an existing (2025-era) session instead of starting one. */
   sessionId?: string;
   /**
    * The HTTP(S) agent; by default a keep-alive agent of this transport (at most 64 sockets, so a
    * burst of concurrent calls queues instead of opening a socket each), destroyed on close.
    */
   agent?: http.Agent;
-  /** Resumption of interrupted SSE streams. */
+  /** Resumption of interrupted SSE streams (2025 era). */
   reconnection?: StreamReconnectionOptions;
   /**
    * OAuth for servers that follow the MCP authorization spec: the access token goes into every
@@ -58,26 +73,50 @@ export interface StreamableHttpTransportOptions {
   authProvider?: OAuthClientProvider;
 }
 
-/** Authorization runs allowed for one message (a sign-in, then one scope step-up) before giving up. */
-const maxAuthorizationsPerMessage = 2;
+/**
+ * What the Streamable HTTP transport tells about an incoming message besides the message itself:
+ * the request whose response stream carried it (a 2025-era server request that belongs to a call).
+ */
+export interface HttpMessageExtraInfo extends MessageExtraInfo {
+  /** The request whose POST response stream carried this message; absent on the standalone stream. */
+  relatedRequest?: JSONRPCRequest;
+}
 
-/** Creates a client transport for MCP's Streamable HTTP protocol (with legacy SSE fallback). */
-export function createStreamableHttpTransport(options: StreamableHttpTransportOptions): Transport {
-  return new StreamableHttpTransport(options);
+/** A Streamable HTTP transport: the SDK `Transport` plus what it found out about the server. */
+export interface StreamableHttpTransport extends Transport {
+  /** True once the server refused Streamable HTTP and the session runs over legacy HTTP+SSE. */
+  readonly usesSseFallback: boolean;
+}
+
+/** Creates a client transport for MCP's Streamable HTTP protocol, both eras (with legacy SSE fallback). */
+export function createStreamableHttpTransport(
+  options: StreamableHttpTransportOptions,
+): StreamableHttpTransport {
+  return new NodeStreamableHttpTransport(options);
 }
 
 interface StreamContext {
-  /** The request this stream answers (a POST's request, or one being resumed); undefined for the standalone GET stream. */
-  requestId: RequestId | undefined;
-  /** Set once the response to `requestId` arrived: the stream needs no resumption after that. */
+  /** The request this stream answers (a POST's, or one being resumed); undefined for the standalone GET stream. */
+  request: JSONRPCRequest | undefined;
+  /** Set once the response to `request` arrived: the stream needs no resumption after that. */
   answered: boolean;
+  /** 2025-era streams can be resumed with `Last-Event-ID`; modern ones cannot. */
+  resumable: boolean;
   onResumptionToken: ((token: string) => void) | undefined;
+  /** Aborted by the caller: the stream was closed on purpose (the modern cancellation signal). */
+  requestSignal: AbortSignal | undefined;
+  /** Told when the stream ends for any other reason than `requestSignal`. */
+  onRequestStreamEnd: (() => void) | undefined;
 }
 
 const acceptBoth = 'application/json, text/event-stream';
 
+function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message;
+}
+
 function isInitializeRequest(message: JSONRPCMessage): boolean {
-  return 'method' in message && message.method === 'initialize' && 'id' in message;
+  return isRequest(message) && message.method === 'initialize';
 }
 
 /** Reads a whole (small) body as text. */
@@ -93,13 +132,31 @@ function readBody(response: http.IncomingMessage): Promise<string> {
   });
 }
 
-class StreamableHttpTransport implements Transport {
+/** The JSON-RPC error response in a body, if the body is one answering `id`. */
+function jsonRpcErrorAnswering(text: string, id: JSONRPCRequest['id']): JSONRPCMessage | undefined {
+  const messages = parseJsonRpcMessages(text);
+  const [message] = messages ?? [];
+  if (messages?.length !== 1 || !message || !('error' in message)) return undefined;
+  return message.id === id ? message : undefined;
+}
+
+/** The JSON-RPC error code of a body, when the body is a JSON-RPC error response. */
+function jsonRpcErrorCode(text: string): number | undefined {
+  const [message] = parseJsonRpcMessages(text) ?? [];
+  return message && 'error' in message ? message.error.code : undefined;
+}
+
+class NodeStreamableHttpTransport implements StreamableHttpTransport {
   onmessage?: Transport['onmessage'];
   onerror?: Transport['onerror'];
   onclose?: Transport['onclose'];
   sessionId?: string | undefined;
+  /** One POST per request: on a modern connection closing its stream is the cancellation signal. */
+  readonly hasPerRequestStream = true;
 
   private readonly url: URL;
+  /** The URL as request options, converted once (not per request). */
+  private readonly target: http.RequestOptions;
   private readonly safeUrl: string;
   private readonly name: string;
   private readonly logger: Logger;
@@ -108,16 +165,17 @@ class StreamableHttpTransport implements Transport {
   private readonly ownsAgent: boolean;
   private readonly client: typeof http | typeof https;
   private readonly reconnection: Required<StreamReconnectionOptions>;
+  private readonly authorization: HttpAuthorization;
   private protocolVersion: string | undefined;
   private readonly inFlight = new Set<http.ClientRequest>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private fallback: Transport | undefined;
-  private authorizing: Promise<void> | undefined;
   private closed = false;
   private standaloneStreamOpened = false;
 
   constructor(private readonly options: StreamableHttpTransportOptions) {
     this.url = new URL(options.url);
+    this.target = urlToHttpOptions(this.url);
     this.safeUrl = redactUrl(this.url);
     this.name = options.name ?? this.url.host;
     this.logger = options.logger ?? silentLogger;
@@ -132,13 +190,16 @@ class StreamableHttpTransport implements Transport {
       growFactor: options.reconnection?.growFactor ?? 1.5,
       maxRetries: options.reconnection?.maxRetries ?? 2,
     };
+    this.authorization = new HttpAuthorization(options.authProvider, this.url, this.name, (detail) =>
+      this.describe(detail),
+    );
   }
 
   async start(): Promise<void> {
-    if (this.closed) throw this.error('TRANSPORT_ERROR', 'the transport was closed; create a new one');
+    if (this.closed)
+      throw this.error(TransportErrorCode.TransportError, 'the transport was closed; create a new one');
   }
 
-  /** True once the server refused Streamable HTTP and the session runs over legacy HTTP+SSE. */
   get usesSseFallback(): boolean {
     return this.fallback !== undefined;
   }
@@ -148,53 +209,52 @@ class StreamableHttpTransport implements Transport {
     this.fallback?.setProtocolVersion?.(version);
   }
 
-  private headers(accept: string, extra?: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = { ...this.staticHeaders, accept };
-    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
-    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
-    return extra ? Object.assign(headers, extra) : headers;
+  private describe(detail: string): string {
+    return `MCP server "${this.name}" (${this.safeUrl}): ${detail}`;
   }
 
   private error(
-    code: string,
+    code: TransportErrorCode,
     detail: string,
     context: Record<string, unknown> = {},
     cause?: unknown,
-  ): SwitchboardError {
-    return new SwitchboardError({
+    status?: number,
+  ): TransportError {
+    return new TransportError({
       code,
-      message: `MCP server "${this.name}" (${this.safeUrl}): ${detail}`,
+      message: this.describe(detail),
+      ...(status === undefined ? {} : { status }),
       context: { server: this.name, url: this.safeUrl, ...context },
       cause,
     });
   }
 
-  /** The headers presenting the access token (and DPoP proof), refreshed first when the provider knows it has expired. */
-  private async authorizationHeaders(
-    provider: OAuthClientProvider,
-    method: string,
-  ): Promise<Record<string, string>> {
-    const expired = (provider as { accessTokenExpired?: () => Promise<boolean> }).accessTokenExpired;
-    if (expired && (await expired.call(provider))) {
-      // A failed refresh is not fatal here: the server's 401 runs the whole flow.
-      await this.authorize({}).catch(() => undefined);
+  /** The headers of one message: static ones, the session (2025 era), the standard modern headers, the caller's. */
+  private messageHeaders(message: JSONRPCMessage, body: string, extra: TransportSendOptions['headers']) {
+    const headers: Record<string, string> = {
+      ...this.staticHeaders,
+      accept: acceptBoth,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    // A new session starts without a session id (2025-11-25 "Session Management").
+    if (this.sessionId !== undefined && !isInitializeRequest(message))
+      headers['mcp-session-id'] = this.sessionId;
+    addStandardRequestHeaders(headers, message, this.protocolVersion);
+    if (extra) {
+      for (const [name, value] of Object.entries(extra)) {
+        const key = name.toLowerCase();
+        if (!reservedRequestHeaders.has(key)) headers[key] = value;
+      }
     }
-    return accessTokenHeaders(provider, { method, url: this.url });
+    return headers;
   }
 
-  /** Runs the authorization flow once for all requests that need it at the same time. */
-  private authorize(challenge: { header?: string | string[]; stepUp?: boolean }): Promise<void> {
-    const provider = this.options.authProvider;
-    if (!provider) return Promise.resolve();
-    this.authorizing ??= runAuthorization(provider, {
-      serverUrl: this.url,
-      serverName: this.name,
-      challenge: parseBearerChallenge(challenge.header),
-      ...(challenge.stepUp ? { stepUp: true } : {}),
-    }).finally(() => {
-      this.authorizing = undefined;
-    });
-    return this.authorizing;
+  private streamHeaders(extra?: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...this.staticHeaders, accept: 'text/event-stream' };
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+    return extra ? Object.assign(headers, extra) : headers;
   }
 
   /** Sends a request; a DPoP `use_dpop_nonce` challenge is answered once, with a fresh proof carrying the nonce. */
@@ -202,208 +262,200 @@ class StreamableHttpTransport implements Transport {
     method: string,
     headers: Record<string, string>,
     body?: string,
+    signal?: AbortSignal,
   ): Promise<http.IncomingMessage> {
-    const response = await this.requestOnce(method, headers, body);
-    const provider = this.options.authProvider;
-    const answer = { status: response.statusCode ?? 0, headers: response.headers };
-    if (!provider || !(await dpopNonceRetry(provider, answer, this.url))) return response;
+    const response = await this.requestOnce(method, headers, body, signal);
+    if (!(await this.authorization.nonceRetry(response))) return response;
     response.resume();
-    return this.requestOnce(method, headers, body);
+    return this.requestOnce(method, headers, body, signal);
   }
 
   private async requestOnce(
     method: string,
     headers: Record<string, string>,
     body?: string,
+    signal?: AbortSignal,
   ): Promise<http.IncomingMessage> {
-    const provider = this.options.authProvider;
-    if (provider) {
-      if (this.authorizing) await this.authorizing.catch(() => undefined);
-      Object.assign(headers, await this.authorizationHeaders(provider, method));
-    }
+    await this.authorization.authorizationHeaders(headers, { method, url: this.url });
     return new Promise((resolve, reject) => {
-      const request = this.client.request(this.url, { method, headers, agent: this.agent });
+      const request = this.client.request({ ...this.target, method, headers, agent: this.agent });
       this.inFlight.add(request);
+      const onAbort = () => request.destroy();
+      signal?.addEventListener('abort', onAbort, { once: true });
       request.once('response', (response) => {
-        response.once('close', () => this.inFlight.delete(request));
+        response.once('close', () => {
+          this.inFlight.delete(request);
+          signal?.removeEventListener('abort', onAbort);
+        });
         resolve(response);
       });
       request.once('error', (cause: NodeJS.ErrnoException) => {
         this.inFlight.delete(request);
-        if (this.closed) {
-          reject(this.error('CONNECTION_CLOSED', 'the transport was closed', {}, cause));
+        signal?.removeEventListener('abort', onAbort);
+        if (this.closed || signal?.aborted) {
+          reject(this.error(TransportErrorCode.ConnectionClosed, 'the request was closed', {}, cause));
           return;
         }
-        const refused = cause.code === 'ECONNREFUSED';
-        const advice = refused
-          ? 'connection refused (ECONNREFUSED). Check that the server is running and that the URL and port are right.'
-          : cause.code === 'ENOTFOUND'
-            ? `host not found (ENOTFOUND). Check the URL's host name.`
-            : `${method} failed: ${cause.message}${cause.code ? ` (${cause.code})` : ''}.`;
-        reject(this.error('CONNECTION_FAILED', advice, { method, errno: cause.code }, cause));
+        const advice =
+          cause.code === 'ECONNREFUSED'
+            ? 'connection refused (ECONNREFUSED). Check that the server is running and that the URL and port are right.'
+            : cause.code === 'ENOTFOUND'
+              ? `host not found (ENOTFOUND). Check the URL's host name.`
+              : `${method} failed: ${cause.message}${cause.code ? ` (${cause.code})` : ''}.`;
+        reject(this.error(TransportErrorCode.ConnectionFailed, advice, { method, errno: cause.code }, cause));
       });
       request.end(body);
     });
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.sendMessage(message, options, 0);
+    if (this.fallback) return this.fallback.send(message, options);
+    if (this.closed)
+      throw this.error(TransportErrorCode.ConnectionClosed, 'cannot send: the transport is closed');
+    if (options?.requestSignal?.aborted) return;
+    if (options?.resumptionToken !== undefined) {
+      this.resumeStream(options.resumptionToken, this.streamContext(message, options, true));
+      return;
+    }
+    try {
+      await this.post(message, options, 0);
+    } catch (error) {
+      if (!options?.requestSignal?.aborted) this.onerror?.(error as Error);
+      throw error;
+    }
   }
 
-  private async sendMessage(
+  private streamContext(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+    resumable: boolean,
+  ): StreamContext {
+    return {
+      request: isRequest(message) ? message : undefined,
+      answered: false,
+      resumable,
+      onResumptionToken: options?.onresumptiontoken,
+      requestSignal: options?.requestSignal,
+      onRequestStreamEnd: options?.onRequestStreamEnd,
+    };
+  }
+
+  /** POSTs one message and dispatches the answer; retries after authorization. */
+  private async post(
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
     authorizations: number,
   ): Promise<void> {
-    if (this.fallback) return this.fallback.send(message, options);
-    if (this.closed) throw this.error('CONNECTION_CLOSED', 'cannot send: the transport is closed');
-    if (options?.resumptionToken !== undefined) {
-      const requestId = 'id' in message ? message.id : undefined;
-      this.resumeStream(options.resumptionToken, {
-        requestId,
-        answered: false,
-        onResumptionToken: options.onresumptiontoken,
-      });
-      return;
-    }
     const body = JSON.stringify(message);
-    const initialize = isInitializeRequest(message);
-    let response: http.IncomingMessage;
-    try {
-      response = await this.request(
-        'POST',
-        this.headers(acceptBoth, {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-        }),
-        body,
-      );
-    } catch (error) {
-      this.onerror?.(error as Error);
-      throw error;
-    }
+    const response = await this.request(
+      'POST',
+      this.messageHeaders(message, body, options?.headers),
+      body,
+      options?.requestSignal,
+    );
     const status = response.statusCode ?? 0;
-    const sessionId = response.headers['mcp-session-id'];
-    if (typeof sessionId === 'string' && sessionId.length > 0) this.sessionId = sessionId;
+    if (status >= 200 && status < 300) return this.accept(message, options, response);
 
-    if (status === 202) {
+    const challenge = await this.authorization.answerChallenge(response, authorizations);
+    if (challenge) {
+      response.resume();
+      if (challenge.retry) return this.post(message, options, authorizations + 1);
+      throw challenge.error;
+    }
+    const text = await readBody(response).catch(() => '');
+    if (this.answerInBand(message, status, text)) return;
+    if (isInitializeRequest(message) && this.shouldFallBackToSse(status, text)) {
+      return this.fallBackToSse(message, status, text);
+    }
+    if (this.isSessionRejection(message, status, text)) {
+      // The session id is a credential of sorts: it stays out of the error.
+      this.sessionId = undefined;
+      throw this.error(
+        TransportErrorCode.SessionExpired,
+        `the server no longer knows this session (HTTP ${status}). Re-initialize to start a new session.`,
+        {},
+        undefined,
+        status,
+      );
+    }
+    // The SDK's own error type: its protocol-version negotiation reads the status and body.
+    throw new SdkHttpError(
+      SdkErrorCode.ClientHttpNotImplemented,
+      this.describe(`POST answered HTTP ${status}${text ? `: ${excerpt(text)}` : ''}`),
+      { status, statusText: response.statusMessage, text },
+    );
+  }
+
+  /**
+   * A 4xx whose body is the JSON-RPC error answering the request goes to the protocol layer as
+   * that error when the server is modern: the request carried a modern envelope (as the SDK's own
+   * transport does), or the error is one only a modern server sends (a 2025 `initialize` sent to
+   * a modern-only server: no SSE fallback then, the error says which versions it speaks).
+   */
+  private answerInBand(message: JSONRPCMessage, status: number, text: string): boolean {
+    if (status < 400 || status >= 500 || !isRequest(message) || text.length === 0) return false;
+    const answer = jsonRpcErrorAnswering(text, message.id);
+    if (!answer || !('error' in answer)) return false;
+    const modernRequest = envelopeProtocolVersion(message) !== undefined;
+    const refusedHandshake = isInitializeRequest(message) && modernErrorCodes.has(answer.error.code);
+    if (!(modernRequest && status === 400) && !refusedHandshake) return false;
+    this.onmessage?.(answer);
+    return true;
+  }
+
+  private shouldFallBackToSse(status: number, text: string): boolean {
+    if (this.options.sseFallback === false || status < 400 || status >= 500) return false;
+    const code = jsonRpcErrorCode(text);
+    return code === undefined || !modernErrorCodes.has(code);
+  }
+
+  /**
+   * The server no longer knows our session: HTTP 404 as the spec says, or the 400 with the SDK
+   * v1 servers' session codes that their examples (server-everything among them) answer instead.
+   */
+  private isSessionRejection(message: JSONRPCMessage, status: number, text: string): boolean {
+    if (this.sessionId === undefined || isInitializeRequest(message)) return false;
+    if (status === 404) return true;
+    const code = status === 400 ? jsonRpcErrorCode(text) : undefined;
+    return code === JsonRpcErrorCode.LegacyBadRequest || code === JsonRpcErrorCode.LegacySessionNotFound;
+  }
+
+  /** A 2xx answer: the session id of an `initialize`, then a JSON body or an event stream. */
+  private async accept(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+    response: http.IncomingMessage,
+  ): Promise<void> {
+    if (isInitializeRequest(message)) {
+      // Assigned by the InitializeResult's response only, and cleared by a sessionless one.
+      const sessionId = response.headers['mcp-session-id'];
+      this.sessionId = typeof sessionId === 'string' && sessionId.length > 0 ? sessionId : undefined;
+    }
+    if (response.statusCode === 202) {
       response.resume();
       if ('method' in message && message.method === 'notifications/initialized') this.openStandaloneStream();
       return;
     }
-    if (status < 200 || status >= 300) {
-      const text = await readBody(response).catch(() => '');
-      const challengeHeader = response.headers['www-authenticate'];
-      const challenge = parseBearerChallenge(challengeHeader);
-      const stepUp = status === 403 && challenge?.error === 'insufficient_scope';
-      if (
-        this.options.authProvider &&
-        (status === 401 || stepUp) &&
-        authorizations < maxAuthorizationsPerMessage
-      ) {
-        try {
-          await this.authorize({ ...(challengeHeader ? { header: challengeHeader } : {}), stepUp });
-        } catch (error) {
-          this.onerror?.(error as Error);
-          throw error;
-        }
-        return this.sendMessage(message, options, authorizations + 1);
-      }
-      if (
-        initialize &&
-        this.options.sseFallback !== false &&
-        status >= 400 &&
-        status < 500 &&
-        status !== 401 &&
-        status !== 403
-      ) {
-        this.logger.info(
-          { server: this.name, url: this.safeUrl, status },
-          'initial POST refused; falling back to the legacy HTTP+SSE transport',
-        );
-        try {
-          await this.switchToSse(message);
-        } catch (cause) {
-          const failure = this.error(
-            'CONNECTION_FAILED',
-            `the initial POST answered HTTP ${status}${text ? ` (${excerpt(text, 120)})` : ''} and the fallback to the legacy HTTP+SSE transport failed too: ${(cause as Error).message}. Check the URL: it should be the server's MCP endpoint.`,
-            { status },
-            cause,
-          );
-          this.fallback = undefined;
-          this.onerror?.(failure);
-          throw failure;
-        }
-        return;
-      }
-      let failure: SwitchboardError;
-      // The spec says 404; servers built on the SDK's example (server-everything among them) answer
-      // 400 "No valid session ID" instead, which means the same to a client.
-      const sessionRejected =
-        status === 404 || (status === 400 && /session/i.test(text) && !/protocol.version/i.test(text));
-      if (sessionRejected && this.sessionId !== undefined && !initialize) {
-        // The session id is a credential of sorts: it stays out of the error.
-        this.sessionId = undefined;
-        failure = this.error(
-          'SESSION_EXPIRED',
-          `the server no longer knows this session (HTTP ${status}). Re-initialize to start a new session.`,
-          { status },
-        );
-      } else if (status === 401 || status === 403) {
-        failure = this.options.authProvider
-          ? this.error(
-              stepUp ? 'INSUFFICIENT_SCOPE' : 'UNAUTHORIZED',
-              stepUp
-                ? `the server still wants more scopes (HTTP 403 insufficient_scope${challenge?.scope ? `, scope "${challenge.scope}"` : ''}) after ${authorizations} authorization attempts. Check the scopes the authorization server grants this client.`
-                : `the server refused the access token (HTTP ${status}) after ${authorizations} authorization attempts. Sign in again with \`switchboard auth ${this.name}\`.`,
-              { status, ...(challenge?.scope ? { scope: challenge.scope } : {}) },
-            )
-          : this.error(
-              'UNAUTHORIZED',
-              `the server refused the credentials (HTTP ${status}). Check the bearer token or the Authorization header.`,
-              { status },
-            );
-      } else {
-        failure = this.error(
-          'TRANSPORT_ERROR',
-          `POST answered HTTP ${status}${text ? `: ${excerpt(text)}` : ''}`,
-          {
-            status,
-          },
-        );
-      }
-      this.onerror?.(failure);
-      throw failure;
-    }
-
     const contentType = response.headers['content-type'] ?? '';
-    const requestId = 'id' in message && 'method' in message ? message.id : undefined;
+    const request = isRequest(message) ? message : undefined;
     if (contentType.includes('text/event-stream')) {
-      this.consumeStream(response, {
-        requestId,
-        answered: false,
-        onResumptionToken: options?.onresumptiontoken,
-      });
+      const modern = envelopeProtocolVersion(message) !== undefined;
+      this.consumeStream(response, this.streamContext(message, options, !modern));
       return;
     }
     const text = await readBody(response);
     // Some servers answer a notification with 200 and an empty body instead of 202.
-    if (requestId === undefined && text.trim().length === 0) return;
+    if (request === undefined && text.trim().length === 0) return;
     if (contentType.includes('application/json')) {
       this.dispatchJson(text);
       return;
     }
-    response.resume();
-    if (requestId !== undefined) {
-      const failure = this.error(
-        'TRANSPORT_ERROR',
+    if (request !== undefined) {
+      throw this.error(
+        TransportErrorCode.TransportError,
         `unexpected content type "${contentType}" in the answer to a request`,
-        {
-          contentType,
-        },
+        { contentType },
       );
-      this.onerror?.(failure);
-      throw failure;
     }
   }
 
@@ -412,23 +464,23 @@ class StreamableHttpTransport implements Transport {
     if (messages === undefined) {
       this.onerror?.(
         this.error(
-          'TRANSPORT_ERROR',
+          TransportErrorCode.TransportError,
           `received a body that is not JSON-RPC: ${JSON.stringify(excerpt(text))}`,
         ),
       );
       return;
     }
+    const related = context?.request;
     for (const message of messages) {
-      if (
-        context &&
-        context.requestId !== undefined &&
-        'id' in message &&
-        !('method' in message) &&
-        message.id === context.requestId
-      ) {
-        context.answered = true;
+      if (related && 'id' in message && !('method' in message) && message.id === related.id) {
+        (context as StreamContext).answered = true;
+        this.onmessage?.(message);
+      } else if (related && 'method' in message) {
+        const extra: HttpMessageExtraInfo = { relatedRequest: related };
+        this.onmessage?.(message, extra);
+      } else {
+        this.onmessage?.(message);
       }
-      this.onmessage?.(message);
     }
   }
 
@@ -444,20 +496,30 @@ class StreamableHttpTransport implements Transport {
     const onEnd = (cause?: unknown) => {
       if (ended) return;
       ended = true;
-      if (this.closed) return;
-      const standalone = context.requestId === undefined;
-      if (!standalone && context.answered) return;
-      if (parser.lastEventId === undefined) {
-        if (!standalone) {
+      if (this.closed || context.requestSignal?.aborted) return;
+      const standalone = context.request === undefined;
+      if (!standalone && context.answered) {
+        context.onRequestStreamEnd?.();
+        return;
+      }
+      if (!context.resumable || parser.lastEventId === undefined) {
+        if (standalone) {
+          this.scheduleStandaloneReconnect(attempt, parser.retryMs);
+          return;
+        }
+        context.onRequestStreamEnd?.();
+        if (context.onRequestStreamEnd === undefined) {
           this.onerror?.(
             this.error(
-              'TRANSPORT_ERROR',
-              'the response stream ended before the response arrived, and without an event id to resume from',
+              TransportErrorCode.TransportError,
+              context.resumable
+                ? 'the response stream ended before the response arrived, and without an event id to resume from'
+                : 'the response stream ended before the response arrived',
               {},
               cause,
             ),
           );
-        } else this.scheduleStandaloneReconnect(attempt, parser.retryMs);
+        }
         return;
       }
       const delay = parser.retryMs ?? this.backoff(attempt);
@@ -482,7 +544,7 @@ class StreamableHttpTransport implements Transport {
     this.timers.add(timer);
   }
 
-  /** Resumes a stream with GET + `Last-Event-ID`; the server replays what was missed on it. */
+  /** Resumes a 2025-era stream with GET + `Last-Event-ID`; the server replays what was missed on it. */
   private async resumeStream(
     lastEventId: string,
     context: StreamContext,
@@ -492,7 +554,9 @@ class StreamableHttpTransport implements Transport {
     try {
       const response = await this.request(
         'GET',
-        this.headers('text/event-stream', { 'last-event-id': lastEventId }),
+        this.streamHeaders({ 'last-event-id': lastEventId }),
+        undefined,
+        context.requestSignal,
       );
       const status = response.statusCode ?? 0;
       if (status === 200 && (response.headers['content-type'] ?? '').includes('text/event-stream')) {
@@ -500,14 +564,24 @@ class StreamableHttpTransport implements Transport {
         return;
       }
       response.resume();
-      if (status === 405) return;
-      throw this.error('TRANSPORT_ERROR', `resuming the event stream answered HTTP ${status}`, { status });
+      if (status === 405) {
+        context.onRequestStreamEnd?.();
+        return;
+      }
+      throw this.error(
+        TransportErrorCode.TransportError,
+        `resuming the event stream answered HTTP ${status}`,
+        {},
+        undefined,
+        status,
+      );
     } catch (error) {
-      if (this.closed) return;
+      if (this.closed || context.requestSignal?.aborted) return;
       if (attempt + 1 >= this.reconnection.maxRetries) {
+        context.onRequestStreamEnd?.();
         this.onerror?.(
           this.error(
-            'TRANSPORT_ERROR',
+            TransportErrorCode.TransportError,
             `could not resume the event stream after ${attempt + 1} attempts`,
             {},
             error,
@@ -521,17 +595,24 @@ class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** The optional GET stream on which a server sends requests and notifications of its own. */
+  /** The optional GET stream on which a 2025-era server sends requests and notifications of its own. */
   private openStandaloneStream(attempt = 0): void {
     if (this.closed || (this.standaloneStreamOpened && attempt === 0)) return;
     this.standaloneStreamOpened = true;
-    this.request('GET', this.headers('text/event-stream')).then(
+    this.request('GET', this.streamHeaders()).then(
       (response) => {
         const status = response.statusCode ?? 0;
         if (status === 200 && (response.headers['content-type'] ?? '').includes('text/event-stream')) {
           this.consumeStream(
             response,
-            { requestId: undefined, answered: false, onResumptionToken: undefined },
+            {
+              request: undefined,
+              answered: false,
+              resumable: true,
+              onResumptionToken: undefined,
+              requestSignal: undefined,
+              onRequestStreamEnd: undefined,
+            },
             attempt,
           );
           return;
@@ -557,7 +638,11 @@ class StreamableHttpTransport implements Transport {
     this.schedule(retryMs ?? this.backoff(attempt), () => this.openStandaloneStream(attempt + 1));
   }
 
-  private async switchToSse(initialize: JSONRPCMessage): Promise<void> {
+  private async fallBackToSse(initialize: JSONRPCMessage, status: number, text: string): Promise<void> {
+    this.logger.info(
+      { server: this.name, url: this.safeUrl, status },
+      'initialize refused; falling back to the legacy HTTP+SSE transport',
+    );
     const { createSseTransport } = await import('./sse-transport.js');
     const fallback = createSseTransport({
       url: this.url,
@@ -570,9 +655,19 @@ class StreamableHttpTransport implements Transport {
     fallback.onerror = (error) => this.onerror?.(error);
     fallback.onclose = () => this.onclose?.();
     this.fallback = fallback;
-    if (this.protocolVersion !== undefined) fallback.setProtocolVersion?.(this.protocolVersion);
-    await fallback.start();
-    await fallback.send(initialize);
+    try {
+      await fallback.start();
+      await fallback.send(initialize);
+    } catch (cause) {
+      this.fallback = undefined;
+      throw this.error(
+        TransportErrorCode.ConnectionFailed,
+        `initialize answered HTTP ${status}${text ? ` (${excerpt(text, 120)})` : ''} and the fallback to the legacy HTTP+SSE transport failed too: ${(cause as Error).message}. Check the URL: it should be the server's MCP endpoint.`,
+        {},
+        cause,
+        status,
+      );
+    }
   }
 
   async close(): Promise<void> {
@@ -592,7 +687,7 @@ class StreamableHttpTransport implements Transport {
       // Ends the session on the server; a server that does not support it answers 405, which is fine.
       try {
         const response = await Promise.race([
-          this.request('DELETE', this.headers(acceptBoth)),
+          this.request('DELETE', this.streamHeaders({ accept: acceptBoth })),
           new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000).unref()),
         ]);
         response?.resume();

@@ -1,8 +1,7 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchboardError } from '@switchboard/core';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type WebSocket from 'ws';
 import { excerpt, parseJsonRpcMessages, webSocketFrameText } from './json-rpc-message.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /**
  * Wraps one accepted WebSocket connection (from a `ws` `WebSocketServer`) as a server-side
@@ -28,8 +27,8 @@ class WebSocketServerTransport implements Transport {
       const messages = parseJsonRpcMessages(text);
       if (!messages) {
         this.onerror?.(
-          new SwitchboardError({
-            code: 'TRANSPORT_ERROR',
+          new TransportError({
+            code: TransportErrorCode.TransportError,
             message: `A WebSocket client sent a frame that is not JSON-RPC: ${JSON.stringify(excerpt(text))}`,
           }),
         );
@@ -51,8 +50,8 @@ class WebSocketServerTransport implements Transport {
     return new Promise((resolve, reject) => {
       if (this.socket.readyState !== this.socket.OPEN) {
         reject(
-          new SwitchboardError({
-            code: 'NOT_CONNECTED',
+          new TransportError({
+            code: TransportErrorCode.NotConnected,
             message: 'Cannot send: the WebSocket client is gone.',
           }),
         );

@@ -1,10 +1,10 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, SwitchboardError, silentLogger } from '@switchboard/core';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { type Logger, silentLogger } from '@switchboard/core';
 import type WebSocket from 'ws';
 import { createStaticHeaders } from './http-headers.js';
 import { excerpt, parseJsonRpcMessages, webSocketFrameText } from './json-rpc-message.js';
 import { redactUrl } from './redact-url.js';
+import { TransportError, TransportErrorCode } from './transport-error.js';
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {
@@ -46,8 +46,8 @@ class WebSocketTransport implements Transport {
     this.logger = options.logger ?? silentLogger;
   }
 
-  private error(code: string, detail: string, cause?: unknown): SwitchboardError {
-    return new SwitchboardError({
+  private error(code: TransportErrorCode, detail: string, cause?: unknown): TransportError {
+    return new TransportError({
       code,
       message: `MCP server "${this.name}" (${this.safeUrl}): ${detail}`,
       context: { server: this.name, url: this.safeUrl },
@@ -56,7 +56,8 @@ class WebSocketTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.socket) throw this.error('TRANSPORT_ERROR', 'the WebSocket transport was already started');
+    if (this.socket)
+      throw this.error(TransportErrorCode.TransportError, 'the WebSocket transport was already started');
     // Loaded here so the root entry does not pull in `ws` for users who never open a WebSocket.
     const { WebSocket } = await import('ws');
     const socket = new WebSocket(this.options.url, 'mcp', {
@@ -70,7 +71,7 @@ class WebSocketTransport implements Transport {
           cause.code === 'ECONNREFUSED'
             ? 'connection refused (ECONNREFUSED). Check that the server is running and that the URL and port are right.'
             : `could not open the WebSocket: ${cause.message}`;
-        reject(this.error('CONNECTION_FAILED', detail, cause));
+        reject(this.error(TransportErrorCode.ConnectionFailed, detail, cause));
       };
       const onOpen = () => {
         socket.off('error', onError);
@@ -86,7 +87,7 @@ class WebSocketTransport implements Transport {
       if (!messages) {
         this.onerror?.(
           this.error(
-            'TRANSPORT_ERROR',
+            TransportErrorCode.TransportError,
             `received a frame that is not JSON-RPC: ${JSON.stringify(excerpt(text))}`,
           ),
         );
@@ -95,7 +96,9 @@ class WebSocketTransport implements Transport {
       for (const message of messages) this.onmessage?.(message);
     });
     socket.on('error', (cause) =>
-      this.onerror?.(this.error('TRANSPORT_ERROR', `WebSocket error: ${cause.message}`, cause)),
+      this.onerror?.(
+        this.error(TransportErrorCode.TransportError, `WebSocket error: ${cause.message}`, cause),
+      ),
     );
     socket.on('close', () => this.notifyClosed());
   }
@@ -109,11 +112,15 @@ class WebSocketTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const socket = this.socket;
     if (!socket || socket.readyState !== socket.OPEN) {
-      return Promise.reject(this.error('NOT_CONNECTED', 'cannot send: the WebSocket is not open'));
+      return Promise.reject(
+        this.error(TransportErrorCode.NotConnected, 'cannot send: the WebSocket is not open'),
+      );
     }
     return new Promise((resolve, reject) => {
       socket.send(JSON.stringify(message), (error) =>
-        error ? reject(this.error('TRANSPORT_ERROR', `sending failed: ${error.message}`, error)) : resolve(),
+        error
+          ? reject(this.error(TransportErrorCode.TransportError, `sending failed: ${error.message}`, error))
+          : resolve(),
       );
     });
   }

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SwitchboardError } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSseTransport } from '../src/index.js';

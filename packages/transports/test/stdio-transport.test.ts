@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
@@ -56,7 +56,6 @@ describe('stdio transport against server-everything', () => {
     const progress: number[] = [];
     await client.callTool(
       { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
-      undefined,
       { onprogress: (event) => progress.push(event.progress) },
     );
     expect(progress.length).toBeGreaterThan(0);
@@ -240,5 +239,64 @@ describe('stdio transport failures', () => {
     await transport.close();
     expect(exits).toEqual([{ code: null, signal: 'SIGKILL', expected: true }]);
     expect(await waitForProcessesGone([pid, grandchild!])).toEqual([]);
+  });
+});
+
+describe('stdio transport under version negotiation (both eras)', () => {
+  const autoClient = () =>
+    new Client(
+      { name: 'stdio-auto', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } },
+    );
+
+  it('is recognised as stdio (stderr and pid) and reaches server-everything as legacy', async () => {
+    const transport = everything();
+    expect('stderr' in transport && 'pid' in transport).toBe(true);
+    const client = autoClient();
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(client.getProtocolEra()).toBe('legacy');
+  });
+
+  it('starts a server that exits on the probe once more and answers the probe as a legacy server', async () => {
+    const events: string[] = [];
+    const transport = createStdioTransport({
+      command: process.execPath,
+      args: [path.join(import.meta.dirname, 'support', 'exit-before-initialize-server.mjs')],
+      logger: {
+        debug: () => {},
+        info: (_context: unknown, message?: string) => events.push(String(message)),
+        warn: (_context: unknown, message?: string) => events.push(`warn: ${message}`),
+        error: () => {},
+      },
+    });
+    cleanups.push(() => transport.close());
+    const exits: StdioExitInfo[] = [];
+    transport.onexit = (info) => exits.push(info);
+    const client = autoClient();
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'again' } })).toMatchObject({
+      content: [{ type: 'text', text: 'again' }],
+    });
+    expect(transport.stderrTail()).toContain('unexpected server/discover before initialize');
+    expect(events.some((line) => /exited on the server\/discover probe/.test(line))).toBe(true);
+    // The first exit is the transport's business: no unexpected-exit report for it.
+    expect(exits).toEqual([]);
+    expect(events.some((line) => line.startsWith('warn:'))).toBe(false);
+  });
+
+  it('a server that exits on the probe twice is reported as exited, not restarted forever', async () => {
+    const script = fixture('always-exits.mjs', `process.stdin.once('data', () => process.exit(3));`);
+    const transport = createStdioTransport({ command: process.execPath, args: [script] });
+    cleanups.push(() => transport.close());
+    const client = autoClient();
+    const failure = await client.connect(transport).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(transport.exitCode).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -89,7 +89,6 @@ describe('Streamable HTTP transport against server-everything', () => {
     const progress: number[] = [];
     await client.callTool(
       { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
-      undefined,
       { onprogress: (event) => progress.push(event.progress) },
     );
     expect(progress.length).toBeGreaterThan(0);

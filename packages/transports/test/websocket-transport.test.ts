@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
@@ -68,6 +68,20 @@ describe('WebSocket transport', () => {
     expect(server.authorization).toEqual(['Bearer ws-token']);
     await client.close();
     expect(closed).toBe(true);
+  });
+
+  it('under version negotiation, reaches a 2025-era server as legacy (its Method not found answers the probe)', async () => {
+    const server = await startWebSocketMcpServer();
+    const client = new Client(
+      { name: 'ws-auto', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(createWebSocketTransport({ url: server.url }));
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'negotiated' } })).toMatchObject({
+      content: [{ type: 'text', text: 'Echo: negotiated' }],
+    });
+    await client.close();
   });
 
   it('gives a clear CONNECTION_FAILED error for a refused connection', async () => {

@@ -4,7 +4,7 @@
  * users make (numbers in `args`, `streamable-http` spellings) and never quotes env or header values.
  */
 
-import { supportedProtocolVersions } from '../protocol-version-transport.js';
+import { supportedProtocolVersions } from '../protocol-version.js';
 import { validateServerAuth } from '../server-auth.js';
 import type { JsonPathSegment } from './jsonc-document.js';
 import type { ApprovalConfig, ApprovalMode, ServerConfig, TransportType } from './server-config.js';
@@ -248,7 +248,7 @@ export function validateServerEntry(
     if (typeof version !== 'string' || !supportedProtocolVersions.includes(version)) {
       local.issue(
         [...path, 'protocolVersion'],
-        `expected one of ${supportedProtocolVersions.map((known) => `"${known}"`).join(', ')}, got ${typeof version === 'string' ? `"${version}"` : describeType(version)}. Leave it out to offer the latest.`,
+        `expected one of ${supportedProtocolVersions.map((known) => `"${known}"`).join(', ')}, got ${typeof version === 'string' ? `"${version}"` : describeType(version)}. Leave it out to negotiate (modern first, then the 2025 handshake).`,
       );
     } else {
       config.protocolVersion = version;

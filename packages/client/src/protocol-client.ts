@@ -1,0 +1,178 @@
+/**
+ * The SDK v2 `Client` with the hooks Switchboard needs, each through a seam the SDK offers to
+ * subclasses (and each delegating everything it does not own to the SDK):
+ * - `_onresponse`: a `tools/call` answered with a task (`resultType: "task"`, the tasks extension)
+ *   settles the call with a local error the caller turns back into the task (`takeTask`), instead
+ *   of the SDK's "unsupported result type" that would lose it;
+ * - `_resolveNonCompleteResult`: the input-required rounds of a call with handlers of its own are
+ *   marked as that call's before the SDK's driver answers them;
+ * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
+ * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`.
+ */
+import {
+  type BaseContext,
+  Client,
+  type ClientContext,
+  type ClientOptions,
+  type Implementation,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
+  type MessageExtraInfo,
+  ProtocolError,
+} from '@modelcontextprotocol/client';
+import { type HttpMessageExtraInfo, JsonRpcErrorCode } from '@switchboard/transports';
+import type { CallRoute, ServerRequestOrigin, ServerRequestRouter } from './server-request-router.js';
+
+/** Where the route of a call rides on its request options (an own symbol key survives the SDK's spreads). */
+const callRouteKey = Symbol('switchboard.callRoute');
+
+/** The request options of a routed call: `options` with the route attached. */
+export function withCallRoute<T extends object>(options: T, route: CallRoute): T {
+  return Object.assign(options, { [callRouteKey]: route });
+}
+
+function routeOf(options: unknown): CallRoute | undefined {
+  return typeof options === 'object' && options !== null
+    ? (options as { [callRouteKey]?: CallRoute })[callRouteKey]
+    : undefined;
+}
+
+/** The task a server created instead of answering a request (tasks extension, SEP-2663). */
+export interface CreatedTask {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  ttlMs?: number | null;
+  pollIntervalMs?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The code of the local error a request answered with a task settles with (never on the wire, so
+ * outside every range servers use); {@link ProtocolClient.takeTask} turns it back into the task.
+ */
+const taskCreatedCode = -32_099_000;
+
+function isCreatedTask(result: unknown): result is CreatedTask & { resultType: 'task' } {
+  if (typeof result !== 'object' || result === null) return false;
+  const record = result as Record<string, unknown>;
+  return (
+    record.resultType === 'task' && typeof record.taskId === 'string' && typeof record.status === 'string'
+  );
+}
+
+/** The SDK Client of one server connection, with Switchboard's routing and task hooks. */
+export class ProtocolClient extends Client {
+  /** The log level a modern connection asks for on every request; undefined sends none. */
+  logLevel: LoggingLevel | undefined;
+  private readonly origins = new WeakMap<object, ServerRequestOrigin>();
+  private readonly pendingTasks = new Map<JSONRPCResponse['id'], CreatedTask>();
+
+  constructor(
+    clientInfo: Implementation,
+    options: ClientOptions,
+    private readonly router: ServerRequestRouter,
+  ) {
+    super(clientInfo, options);
+  }
+
+  /** What is known about where a server request came from (for the router). */
+  originOf(ctx: ClientContext): ServerRequestOrigin {
+    return this.origins.get(ctx) ?? {};
+  }
+
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if ('result' in response && isCreatedTask(response.result)) {
+      const { resultType: _resultType, ...task } = response.result;
+      this.pendingTasks.set(response.id, task);
+      super._onresponse({
+        jsonrpc: '2.0',
+        id: response.id,
+        error: {
+          code: taskCreatedCode,
+          message: `the server created task ${task.taskId}`,
+          data: { taskId: task.taskId },
+        },
+      });
+      return;
+    }
+    super._onresponse(response);
+  }
+
+  protected override _resolveNonCompleteResult(
+    decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
+    flow: Parameters<Client['_resolveNonCompleteResult']>[1],
+  ): Promise<unknown> {
+    const route = routeOf(flow.options);
+    if (!route) return super._resolveNonCompleteResult(decoded, flow);
+    this.router.markInputRequests(route, decoded.inputRequests);
+    return super._resolveNonCompleteResult(decoded, {
+      ...flow,
+      retry: async (params, legOptions) => {
+        const result = await flow.retry(params, legOptions);
+        const next = result as { resultType?: unknown; inputRequests?: Record<string, unknown> };
+        if (next?.resultType === 'input_required') this.router.markInputRequests(route, next.inputRequests);
+        return result;
+      },
+    });
+  }
+
+  protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ClientContext {
+    const built = super.buildContext(ctx, transportInfo);
+    // An input request the driver dispatches carries its entry's `_meta` (marked for routed calls).
+    const route = this.router.routeOfInputRequest(ctx.mcpReq._meta);
+    const relatedRequest = (transportInfo as HttpMessageExtraInfo | undefined)?.relatedRequest;
+    if (route || relatedRequest) {
+      this.origins.set(built, { ...(route ? { route } : {}), ...(relatedRequest ? { relatedRequest } : {}) });
+    }
+    return built;
+  }
+
+  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = super._outboundMetaEnvelope();
+    if (envelope === undefined || this.logLevel === undefined) return envelope;
+    return { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
+  }
+
+  /** The task a request was answered with, when `error` is the local error that says so (once). */
+  takeTask(error: unknown): CreatedTask | undefined {
+    if (!(error instanceof ProtocolError) || error.code !== taskCreatedCode) return undefined;
+    for (const [id, task] of this.pendingTasks) {
+      if (task.taskId === (error.data as { taskId?: unknown } | undefined)?.taskId) {
+        this.pendingTasks.delete(id);
+        return task;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Answers one input request of a task (`tasks/get` → `input_required`) through the same handler
+   * chain as a server request, with the SDK's validation; `route` names the call it belongs to.
+   */
+  async answerInputRequest(
+    key: string,
+    entry: { method?: unknown; params?: unknown },
+    route: CallRoute | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const method = typeof entry.method === 'string' ? entry.method : '';
+    const handler = this._getRequestHandler(method);
+    if (!handler) {
+      throw new ProtocolError(
+        JsonRpcErrorCode.MethodNotFound,
+        `no handler on this client for the task's input request ${method || '(no method)'}`,
+      );
+    }
+    const params = typeof entry.params === 'object' && entry.params !== null ? entry.params : {};
+    const request = { jsonrpc: '2.0', id: key, method, params } as JSONRPCRequest;
+    if (route) this.router.markInputRequests(route, { [key]: request });
+    const meta = (request.params as { _meta?: unknown })._meta;
+    const context = { mcpReq: { id: key, method, signal, _meta: meta } } as unknown as BaseContext;
+    return handler(request, this.buildContext(context));
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * One server of a `connectMcp` connection, in one record: its entry, its supervised connection,
+ * and how its tool list becomes registry tools. Built in order: the connection first, then the
+ * caller on it (hooks and store included), then the tool records on the caller, which start
+ * following the connection's tool lists last.
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ArgumentValidator, Logger, ToolRegistry, WrapToolResultOptions } from '@switchboard/core';
+import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
+import type { McpClientOptions } from './mcp-client.js';
+import { type ApproveCallback, toToolInput } from './mcp-tool.js';
+import type { MetricsRecorder } from './metrics-recorder.js';
+import {
+  createServerConnection,
+  type ServerConnection,
+  type SupervisionOptions,
+} from './server-connection.js';
+import type { ServerEntry } from './server-entry.js';
+import { type AfterToolCallHook, type StoreRecorder, withCallHooks } from './tool-call-hooks.js';
+
+/** What every server of a connection shares. */
+export interface SharedServerSettings {
+  registry: ToolRegistry;
+  validator: ArgumentValidator;
+  metrics: MetricsRecorder;
+  recorder: StoreRecorder;
+  logger: Logger;
+  clientOptions: McpClientOptions;
+  supervision: SupervisionOptions;
+  approval: ApprovalSetting;
+  approve?: ApproveCallback;
+  rawResults: boolean;
+  wrap?: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
+  afterToolCall?: AfterToolCallHook;
+  /** Told after a server's tools changed in the registry (an empty list once it is gone). */
+  onToolsChanged?: (server: string, tools: ReturnType<ToolRegistry['list']>) => void;
+}
+
+/** One server of a connection. */
+export interface ServerRecord {
+  readonly name: string;
+  readonly entry: ServerEntry;
+  readonly connection: ServerConnection;
+  /** Puts a tool list into the registry (`restored`: tools the store remembered, before connecting). */
+  applyTools(tools: Tool[], restored?: boolean): void;
+}
+
+/** Builds the record of one server (not connected yet). */
+export function createServerRecord(
+  name: string,
+  entry: ServerEntry,
+  shared: SharedServerSettings,
+): ServerRecord {
+  const { registry, logger } = shared;
+  const connection = createServerConnection({
+    name,
+    entry,
+    clientOptions: shared.clientOptions,
+    logger,
+    supervision: shared.supervision,
+  });
+  const call = withCallHooks(
+    (tool, args, options, retrySafe) => connection.callTool(tool, args, options, retrySafe),
+    {
+      server: name,
+      publicName: (tool) => registry.getByOriginal(name, tool)?.name ?? tool,
+      ...(shared.afterToolCall ? { hook: shared.afterToolCall } : {}),
+      recorder: shared.recorder,
+      logger,
+    },
+  );
+  const steps = createCoreToolSteps({
+    server: name,
+    approval: (entry.approval as ApprovalSetting | undefined) ?? shared.approval,
+    validator: shared.validator,
+    ...(shared.wrap ? { wrap: shared.wrap } : {}),
+  });
+  const applyTools = (list: Tool[], restored = false): void => {
+    const inputs = list.map((tool) =>
+      toToolInput(tool, {
+        server: name,
+        ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
+        call,
+        steps,
+        ...(shared.approve ? { approve: shared.approve } : {}),
+        metrics: shared.metrics,
+        rawResults: shared.rawResults,
+        publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
+      }),
+    );
+    if (restored) for (const input of inputs) input.meta = { ...input.meta, restored: true };
+    registry.replaceServer(name, inputs);
+    const current = registry.list({ server: name });
+    shared.recorder.recordTools(name, current);
+    shared.onToolsChanged?.(name, current);
+  };
+  connection.listen({
+    tools: (tools) => applyTools(tools),
+    gone: () => {
+      registry.unregisterServer(name);
+      shared.onToolsChanged?.(name, []);
+    },
+  });
+  return { name, entry, connection, applyTools };
+}

@@ -1,0 +1,86 @@
+// Cache hints of list results (2026-07-28): a tool list is not fetched again within its `ttlMs`,
+// and a list_changed (on the subscriptions/listen stream a modern client opens) invalidates it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcp, createMcpClient } from '../src/index.js';
+import { type RunningMcpServer, startSdkV2Server } from './helpers/http-mcp-server.js';
+import { waitFor } from './helpers/servers.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function server(options: Parameters<typeof startSdkV2Server>[0]): Promise<RunningMcpServer> {
+  const running = await startSdkV2Server(options);
+  cleanups.push(() => running.close());
+  return running;
+}
+
+const toolLists = (running: RunningMcpServer) =>
+  running.requests.filter((request) => request.body?.method === 'tools/list').length;
+
+describe('tools/list cache hints', () => {
+  it('does not fetch the list again within ttlMs; list_changed on the listen stream invalidates it', async () => {
+    const modern = await server({ legacy: 'reject', toolsTtlMs: 60_000 });
+    const client = await createMcpClient('x', { url: modern.url }, { listChangedDebounceMs: 10 });
+    cleanups.push(() => client.close());
+    await client.listTools();
+    await client.listTools({ refresh: true });
+    await client.listTools({ refresh: true });
+    expect(toolLists(modern)).toBe(1);
+    const listen = modern.requests.find((request) => request.body?.method === 'subscriptions/listen');
+    expect(listen?.body?.params?.notifications).toMatchObject({ toolsListChanged: true });
+
+    const changed: number[] = [];
+    client.onToolsChanged((tools) => changed.push(tools.length));
+    modern.handler.notify.toolsChanged();
+    await waitFor(() => changed.length > 0, 10_000, 'the refreshed tool list');
+    expect(toolLists(modern)).toBe(2);
+  });
+
+  it('fetches again when the server gives no cache hint (ttlMs 0)', async () => {
+    const modern = await server({ legacy: 'reject' });
+    const client = await createMcpClient('x', { url: modern.url });
+    cleanups.push(() => client.close());
+    await client.listTools();
+    await client.listTools({ refresh: true });
+    expect(toolLists(modern)).toBe(2);
+  });
+
+  it('delivers resource updates of a subscribed resource on a listen stream, and stops after unsubscribe', async () => {
+    const modern = await server({ legacy: 'reject' });
+    const updated: string[] = [];
+    const client = await createMcpClient(
+      'x',
+      { url: modern.url },
+      { onResourceUpdated: (uri) => updated.push(uri) },
+    );
+    cleanups.push(() => client.close());
+    expect((await client.readResource('config://app')).contents[0]).toMatchObject({
+      text: '{"mode":"test"}',
+    });
+    await client.subscribeResource('config://app');
+    const listen = modern.requests
+      .filter((request) => request.body?.method === 'subscriptions/listen')
+      .at(-1);
+    expect(listen?.body?.params?.notifications).toEqual({ resourceSubscriptions: ['config://app'] });
+    modern.handler.notify.resourceUpdated('config://app');
+    await waitFor(() => updated.length === 1, 10_000, 'the resource update');
+    await client.unsubscribeResource('config://app');
+    modern.handler.notify.resourceUpdated('config://app');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(updated).toEqual(['config://app']);
+  });
+
+  it('keeps tool schemas as the server wrote them in the registry', async () => {
+    const modern = await server({ legacy: 'reject' });
+    const client = await createMcpClient('x', { url: modern.url });
+    cleanups.push(() => client.close());
+    const listed = (await client.listTools()).find((tool) => tool.name === 'regional');
+    const connection = await connectMcp({ x: { url: modern.url } });
+    cleanups.push(() => connection.close());
+    const registered = connection.tools.mcp__x__regional;
+    expect(registered?.inputSchema).toEqual(listed?.inputSchema);
+    expect(JSON.stringify(registered?.inputSchema)).toContain('x-mcp-header');
+  });
+});
