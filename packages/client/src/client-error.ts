@@ -200,6 +200,12 @@ function stderrHint(scene: ErrorScene): string {
 }
 
 /** The error an SDK error wraps (`data.cause` of a failed negotiation, `cause` elsewhere). */
+/** Whether an SDK `RequestTimeout` came from a deadline (its data names one), not from an abort. */
+function isDeadline(data: unknown): boolean {
+  const deadline = data as { timeout?: unknown; maxTotalTimeout?: unknown } | undefined;
+  return deadline?.timeout !== undefined || deadline?.maxTotalTimeout !== undefined;
+}
+
 function wrappedCause(error: SdkError): unknown {
   return (error.data as { cause?: unknown } | undefined)?.cause ?? error.cause;
 }
@@ -248,8 +254,9 @@ export function toClientError(error: unknown, scene: ErrorScene): SwitchboardErr
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
-        // A caller's abort surfaces with this code too; only a real deadline carries `timeout`.
-        if ((error.data as { timeout?: unknown } | undefined)?.timeout === undefined) {
+        // A caller's abort surfaces with this code too; only a real deadline carries `timeout`
+        // (or `maxTotalTimeout`, the deadline that progress does not restart).
+        if (!isDeadline(error.data)) {
           return make(ClientErrorCode.Cancelled, `${where} was cancelled before it finished.`);
         }
         return make(

@@ -668,13 +668,15 @@ class ConnectedMcpClient implements McpClient {
   /** Sends `tools/call` (through the call's own route when it has handlers of its own). */
   private sendToolCall(toolName: string, args: Record<string, unknown>, callOptions: CallToolOptions) {
     if (!callOptions.onElicitation && !callOptions.onSampling && !callOptions.onListRoots) {
-      return this.sendOnce(toolName, args, this.requestOptions(callOptions), true);
+      return this.sendOnce(toolName, args, this.requestOptions(callOptions), true, false);
     }
     // A fresh arguments object: its identity links a 2025-era server request to this call.
     const routedArgs = { ...args };
     const route = this.router.begin(toolName, callOptions, routedArgs);
     const requestOptions = withCallRoute({ ...this.requestOptions(callOptions) }, route);
-    return this.sendOnce(toolName, routedArgs, requestOptions, true).finally(() => this.router.end(route));
+    return this.sendOnce(toolName, routedArgs, requestOptions, true, true).finally(() =>
+      this.router.end(route),
+    );
   }
 
   private async sendOnce(
@@ -682,18 +684,19 @@ class ConnectedMcpClient implements McpClient {
     args: Record<string, unknown>,
     requestOptions: RequestOptions,
     mayRetry: boolean,
+    routed: boolean,
   ): Promise<CallToolResult> {
     const params = { name: toolName, arguments: args };
     const definition = this.era === 'modern' ? this.headerDefinitions.get(toolName) : undefined;
     try {
       if (definition === undefined) {
         // Nothing to mirror into headers (a 2025-era call, or a tool without x-mcp-header): the
-        // request itself, with a cheap shape check (the tool layer checks the output schema).
-        return await this.sdkClient.request(
-          { method: 'tools/call', params },
-          callToolResultShape,
-          requestOptions,
-        );
+        // direct lane (direct-tool-calls.ts), with a cheap shape check on any further leg (the
+        // tool layer checks the output schema). A routed call keeps the SDK's funnel, whose
+        // hooks link the server requests of a 2025-era call to it.
+        return await (routed
+          ? this.sdkClient.request({ method: 'tools/call', params }, callToolResultShape, requestOptions)
+          : this.sdkClient.callToolDirect(params, requestOptions, callToolResultShape));
       }
       // The SDK mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition; the
       // definition carries no outputSchema, so the result comes back as the server sent it (the
@@ -704,7 +707,7 @@ class ConnectedMcpClient implements McpClient {
         throw error;
       // The tool's schema changed under us: read it again and retry once, as the spec says.
       await this.listTools({ refresh: true });
-      return this.sendOnce(toolName, args, requestOptions, false);
+      return this.sendOnce(toolName, args, requestOptions, false, routed);
     }
   }
 

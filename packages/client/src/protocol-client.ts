@@ -7,22 +7,30 @@
  * - `_resolveNonCompleteResult`: the input-required rounds of a call with handlers of its own are
  *   marked as that call's before the SDK's driver answers them;
  * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
- * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`.
+ * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`;
+ * - `_onresponse` / `_onnotification` / `_onclose` again: the answers and progress of plain tool
+ *   calls sent on the direct lane (`direct-tool-calls.ts`) are taken before the SDK's funnel.
  */
 import {
   type BaseContext,
+  type CallToolResult,
   Client,
   type ClientContext,
   type ClientOptions,
   type Implementation,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
   type MessageExtraInfo,
   ProtocolError,
+  type RequestOptions,
+  type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import { type HttpMessageExtraInfo, JsonRpcErrorCode } from '@switchboard/transports';
+import { type DirectCallFlow, DirectToolCalls } from './direct-tool-calls.js';
 import type { CallRoute, ServerRequestOrigin, ServerRequestRouter } from './server-request-router.js';
 
 /** Where the route of a call rides on its request options (an own symbol key survives the SDK's spreads). */
@@ -65,12 +73,27 @@ function isCreatedTask(result: unknown): result is CreatedTask & { resultType: '
   );
 }
 
+/** The input-required result as the SDK's driver takes it. */
+type InputRequiredDecoded = Parameters<Client['_resolveNonCompleteResult']>[0];
+
+/**
+ * The SDK's era codec of a method. Private in the SDK (2.4.0, pinned exactly): the direct lane
+ * needs it only to hand an input-required result to the SDK's own driver, which wants the codec
+ * that would have decoded it; the multi-round tests through the lane catch a change.
+ */
+interface WireCodecAccess {
+  _resolveOutboundCodec(method: string): {
+    decodeResult(method: string, result: unknown): { kind: string; error?: unknown };
+  };
+}
+
 /** The SDK Client of one server connection, with Switchboard's routing and task hooks. */
 export class ProtocolClient extends Client {
   /** The log level a modern connection asks for on every request; undefined sends none. */
   logLevel: LoggingLevel | undefined;
   private readonly origins = new WeakMap<object, ServerRequestOrigin>();
   private readonly pendingTasks = new Map<JSONRPCResponse['id'], CreatedTask>();
+  private readonly direct: DirectToolCalls;
 
   constructor(
     clientInfo: Implementation,
@@ -78,6 +101,61 @@ export class ProtocolClient extends Client {
     private readonly router: ServerRequestRouter,
   ) {
     super(clientInfo, options);
+    const client = this;
+    this.direct = new DirectToolCalls({
+      get transport() {
+        return client.transport;
+      },
+      modern: () => this.getProtocolEra() === 'modern',
+      envelope: () => this._outboundMetaEnvelope(),
+      resolveNonComplete: (id, request, result, flow) => this.resolveDirectResult(id, request, result, flow),
+    });
+  }
+
+  /**
+   * A plain `tools/call` on the direct lane: the result as the server sent it (less
+   * `resultType`), the input-required rounds and tasks handled as on the SDK's path.
+   * `resultSchema` is what a retry leg of a multi-round call is checked with.
+   */
+  callToolDirect(
+    params: { name: string; arguments?: Record<string, unknown> },
+    options: RequestOptions,
+    resultSchema: StandardSchemaV1,
+  ): Promise<CallToolResult> {
+    return this.direct.call(params, options, resultSchema);
+  }
+
+  /** A direct call's result that is not a plain answer: a task, or the SDK's input-required driver. */
+  private resolveDirectResult(
+    id: string,
+    request: { method: 'tools/call'; params: Record<string, unknown> },
+    result: Record<string, unknown>,
+    flow: DirectCallFlow,
+  ): Promise<unknown> {
+    if (isCreatedTask(result)) {
+      const { resultType: _resultType, ...task } = result;
+      this.pendingTasks.set(id, task);
+      return Promise.reject(
+        new ProtocolError(taskCreatedCode, `the server created task ${task.taskId}`, { taskId: task.taskId }),
+      );
+    }
+    const codec = (this as unknown as WireCodecAccess)._resolveOutboundCodec(request.method);
+    const decoded = codec.decodeResult(request.method, result);
+    if (decoded.kind === 'invalid') return Promise.reject(decoded.error);
+    const { resultSchema } = flow;
+    return this._resolveNonCompleteResult(decoded as unknown as InputRequiredDecoded, {
+      codec: codec as never,
+      request,
+      resultSchema,
+      options: flow.options,
+      flowStartedAt: flow.startedAt,
+      retry: (params, legOptions) =>
+        this.request(
+          params === undefined ? { method: request.method } : { method: request.method, params },
+          resultSchema,
+          legOptions,
+        ),
+    });
   }
 
   /** What is known about where a server request came from (for the router). */
@@ -85,7 +163,8 @@ export class ProtocolClient extends Client {
     return this.origins.get(ctx) ?? {};
   }
 
-  protected override _onresponse(response: JSONRPCResponse): void {
+  protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
+    if (this.direct.settle(response)) return;
     if ('result' in response && isCreatedTask(response.result)) {
       const { resultType: _resultType, ...task } = response.result;
       this.pendingTasks.set(response.id, task);
@@ -119,6 +198,16 @@ export class ProtocolClient extends Client {
         return result;
       },
     });
+  }
+
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    if (this.direct.progress(notification)) return;
+    super._onnotification(notification, extra);
+  }
+
+  protected override _onclose(): void {
+    this.direct.closeAll();
+    super._onclose();
   }
 
   protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ClientContext {

@@ -1,0 +1,233 @@
+/**
+ * The hot path of `tools/call`, beside the SDK's request funnel. The SDK v2 `Client` parses every
+ * inbound message with zod guards, decodes each result through its era codec and validates it
+ * against a result schema: about 60 µs of CPU a call here, which is most of what separates a
+ * client from a bare keep-alive POST (the client bench measures both in the same rounds). A plain
+ * tool call needs none of it: the tool layer checks the arguments before and the output schema
+ * after, with errors that name the tool. So the lane sends the request on the SDK's own transport
+ * itself and takes its answer (and its progress) before the SDK looks at them.
+ *
+ * What stays the SDK's: everything that is not a plain answer. A result that asks for client input
+ * (2026-07-28 multi-round) goes to the SDK's input-required driver with the same flow a request of
+ * its own would carry, a task result to the task handling, server requests and every other
+ * message to the SDK as before. Timeouts, progress reset, cancellation (`notifications/cancelled`,
+ * or closing the request's stream on a 2026-07-28 HTTP connection) mirror the SDK's funnel, and
+ * the errors are the SDK's own classes, so callers cannot tell the two paths apart.
+ */
+import {
+  type CallToolResult,
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
+  type JSONRPCResponse,
+  type ProgressNotificationParams,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+  type Transport,
+} from '@modelcontextprotocol/client';
+
+/** What a call that did not end in a plain answer hands on: its options, start and result schema. */
+export interface DirectCallFlow {
+  options: RequestOptions;
+  startedAt: number;
+  /** What the result of a further leg (a multi-round retry) is checked with. */
+  resultSchema: StandardSchemaV1;
+}
+
+/** What the lane needs from the client it serves (the SDK Client subclass). */
+export interface DirectCallHost {
+  /** The connected transport (undefined once closed). */
+  readonly transport: Transport | undefined;
+  /** True on a 2026-07-28 connection. */
+  modern(): boolean;
+  /** The `_meta` envelope a request of this connection carries (undefined on 2025 connections). */
+  envelope(): Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Resolves a result that is not a plain answer (`resultType` other than `complete`): the SDK's
+   * input-required driver, or the task handling. `id` is the request's.
+   */
+  resolveNonComplete(
+    id: string,
+    request: { method: 'tools/call'; params: Record<string, unknown> },
+    result: Record<string, unknown>,
+    flow: DirectCallFlow,
+  ): Promise<unknown>;
+}
+
+interface PendingCall extends DirectCallFlow {
+  request: { method: 'tools/call'; params: Record<string, unknown> };
+  resolve(result: CallToolResult): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout | undefined;
+  /** Aborts the request's own HTTP stream (2026-07-28: closing it is the cancellation). */
+  streamAbort: AbortController | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+// A prefix no SDK id has (the SDK counts numbers from 0): the two id spaces cannot meet.
+const idPrefix = 'sb-';
+
+/** Plain `tools/call` requests on a connection, with their answers taken before the SDK's funnel. */
+export class DirectToolCalls {
+  private readonly pending = new Map<string, PendingCall>();
+  private nextId = 1;
+
+  constructor(private readonly host: DirectCallHost) {}
+
+  /** Sends `tools/call` with `params`; settles with the server's result as it sent it. */
+  call(
+    params: { name: string; arguments?: Record<string, unknown> },
+    options: RequestOptions,
+    resultSchema: StandardSchemaV1,
+  ): Promise<CallToolResult> {
+    const transport = this.host.transport;
+    if (transport === undefined)
+      return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    const id = `${idPrefix}${this.nextId++}`;
+    const envelope = this.host.envelope();
+    const progress = options.onprogress !== undefined;
+    const requestParams: Record<string, unknown> =
+      envelope === undefined && !progress
+        ? params
+        : { ...params, _meta: { ...envelope, ...(progress ? { progressToken: id } : {}) } };
+    const request = { method: 'tools/call' as const, params: requestParams };
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const streamAbort =
+        this.host.modern() && transport.hasPerRequestStream === true ? new AbortController() : undefined;
+      const entry: PendingCall = {
+        request,
+        options,
+        startedAt: Date.now(),
+        resultSchema,
+        resolve,
+        reject,
+        timer: undefined,
+        streamAbort,
+        onAbort: undefined,
+      };
+      this.pending.set(id, entry);
+      if (signal !== undefined) {
+        entry.onAbort = () => this.cancel(id, abortError(signal.reason));
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.arm(id, entry);
+      transport
+        .send(
+          { jsonrpc: '2.0', id, ...request },
+          streamAbort === undefined ? undefined : { requestSignal: streamAbort.signal },
+        )
+        .catch((error: unknown) => {
+          if (this.finish(id)) reject(error);
+        });
+    });
+  }
+
+  /** Takes the response to one of the lane's requests; false for everyone else's. */
+  settle(response: JSONRPCResponse | JSONRPCErrorResponse): boolean {
+    const id = response.id;
+    if (typeof id !== 'string' || !id.startsWith(idPrefix)) return false;
+    const entry = this.pending.get(id);
+    if (entry === undefined || !this.finish(id)) return true;
+    if ('error' in response) {
+      entry.reject(ProtocolError.fromError(response.error.code, response.error.message, response.error.data));
+      return true;
+    }
+    const result = response.result as Record<string, unknown>;
+    const resultType = result.resultType;
+    if (resultType === undefined || resultType === 'complete') {
+      // The SDK hands back results without `resultType`: so does the lane.
+      if (resultType !== undefined) delete result.resultType;
+      entry.resolve(result as CallToolResult);
+      return true;
+    }
+    this.host
+      .resolveNonComplete(id, entry.request, result, entry)
+      .then((settled) => entry.resolve(settled as CallToolResult), entry.reject);
+    return true;
+  }
+
+  /** Takes a progress notification of one of the lane's requests; false for everyone else's. */
+  progress(notification: JSONRPCNotification): boolean {
+    if (notification.method !== 'notifications/progress') return false;
+    const params = notification.params as ProgressNotificationParams | undefined;
+    const token = params?.progressToken;
+    if (typeof token !== 'string' || !token.startsWith(idPrefix)) return false;
+    const entry = this.pending.get(token);
+    if (entry === undefined || params === undefined) return true;
+    if (entry.options.resetTimeoutOnProgress) this.arm(token, entry);
+    const { progressToken: _token, ...progress } = params;
+    entry.options.onprogress?.(progress as never);
+    return true;
+  }
+
+  /** Fails every call in flight (the connection closed). */
+  closeAll(): void {
+    for (const [id, entry] of [...this.pending]) {
+      if (this.finish(id)) entry.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    }
+  }
+
+  /** (Re)starts the call's deadline: per wait, bounded by the total deadline when one is set. */
+  private arm(id: string, entry: PendingCall): void {
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    const timeout = entry.options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+    const total = entry.options.maxTotalTimeout;
+    if (total !== undefined && Date.now() - entry.startedAt >= total) {
+      this.cancel(
+        id,
+        new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+          maxTotalTimeout: total,
+          totalElapsed: Date.now() - entry.startedAt,
+        }),
+      );
+      return;
+    }
+    entry.timer = setTimeout(
+      () => this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
+      timeout,
+    );
+  }
+
+  /** Gives up on a call: tells the server (as the SDK does) and rejects with `reason`. */
+  private cancel(id: string, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined || !this.finish(id)) return;
+    if (entry.streamAbort !== undefined) {
+      entry.streamAbort.abort();
+    } else {
+      const envelope = this.host.envelope();
+      this.host.transport
+        ?.send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: {
+            requestId: id,
+            reason: String(reason),
+            ...(envelope === undefined ? {} : { _meta: { ...envelope } }),
+          },
+        })
+        .catch(() => {});
+    }
+    entry.reject(reason);
+  }
+
+  /** Forgets a call; false when it was already settled. */
+  private finish(id: string): boolean {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return false;
+    this.pending.delete(id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.onAbort !== undefined) entry.options.signal?.removeEventListener('abort', entry.onAbort);
+    return true;
+  }
+}
+
+/** The error an aborted call rejects with: the SDK's own choice (a timeout unless the reason is one). */
+function abortError(reason: unknown): SdkError {
+  return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}

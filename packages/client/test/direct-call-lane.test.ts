@@ -1,0 +1,129 @@
+// Plain tool calls go on the client's direct lane (direct-tool-calls.ts), beside the SDK's request
+// funnel: these tests pin that it behaves as the funnel does — progress, cancellation the server
+// sees, deadlines, results as the server sent them — in both eras and over HTTP and stdio.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpClient, type McpClient } from '../src/index.js';
+// @ts-expect-error a JavaScript fixture (also run as a stdio server)
+import { slowCalls } from './fixtures/sdk-v2-server.mjs';
+import { startSdkV2Server } from './helpers/http-mcp-server.js';
+import { everythingStdio, fixture, waitFor } from './helpers/servers.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function modernHttpClient(): Promise<McpClient> {
+  const server = await startSdkV2Server({ legacy: 'reject' });
+  cleanups.push(() => server.close());
+  const client = await createMcpClient('modern', { url: server.url });
+  cleanups.push(() => client.close());
+  expect(client.era).toBe('modern');
+  return client;
+}
+
+const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0]?.text;
+
+describe('the direct call lane', () => {
+  it('modern HTTP: reports progress, then an abort closes the stream and the server sees the cancellation', async () => {
+    const client = await modernHttpClient();
+    const before = slowCalls.cancelled;
+    const abort = new AbortController();
+    const progress: number[] = [];
+    const call = client.callTool(
+      'slow',
+      { steps: 500 },
+      {
+        signal: abort.signal,
+        onProgress: (update) => {
+          progress.push(update.progress);
+          if (progress.length === 3) abort.abort('enough');
+        },
+      },
+    );
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(progress).toEqual([1, 2, 3]);
+    await waitFor(() => slowCalls.cancelled > before, 5000);
+    // The connection serves the next call.
+    expect(textOf(await client.callTool('slow', { steps: 2 }))).toBe('done after 2 steps');
+  });
+
+  it('modern HTTP: a deadline rejects with TIMEOUT and cancels the call on the server', async () => {
+    const client = await modernHttpClient();
+    const before = slowCalls.cancelled;
+    await expect(client.callTool('slow', { steps: 500 }, { timeoutMs: 150 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
+    await waitFor(() => slowCalls.cancelled > before, 5000);
+  });
+
+  it('modern HTTP: progress restarts the deadline when asked, and a total deadline still holds', async () => {
+    const client = await modernHttpClient();
+    // 10 steps of 20 ms under a 100 ms deadline: only progress keeps it alive.
+    const result = await client.callTool(
+      'slow',
+      { steps: 10 },
+      { timeoutMs: 100, resetTimeoutOnProgress: true, onProgress: () => {} },
+    );
+    expect(textOf(result)).toBe('done after 10 steps');
+    await expect(
+      client.callTool(
+        'slow',
+        { steps: 500 },
+        { timeoutMs: 100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 300, onProgress: () => {} },
+      ),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('gives the result as the server sent it, without resultType, like the SDK path', async () => {
+    const client = await modernHttpClient();
+    const direct = await client.callTool('add', { a: 2, b: 3 });
+    // A call with handlers of its own takes the SDK's funnel: both must agree.
+    const funnel = await client.callTool(
+      'add',
+      { a: 2, b: 3 },
+      { onElicitation: () => ({ action: 'cancel' }) },
+    );
+    expect(direct).toEqual(funnel);
+    expect(direct).not.toHaveProperty('resultType');
+    expect(direct.structuredContent).toEqual({ sum: 5 });
+  });
+
+  it('a modern stdio server: progress and cancellation by notifications/cancelled', async () => {
+    const client = await createMcpClient('modern-stdio', {
+      command: process.execPath,
+      args: [fixture('sdk-v2-server.mjs')],
+    });
+    cleanups.push(() => client.close());
+    expect(client.era).toBe('modern');
+    const abort = new AbortController();
+    const progress: number[] = [];
+    const call = client.callTool(
+      'slow',
+      { steps: 500 },
+      {
+        signal: abort.signal,
+        onProgress: (update) => {
+          progress.push(update.progress);
+          if (progress.length === 2) abort.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(progress).toEqual([1, 2]);
+    expect(textOf(await client.callTool('slow', { steps: 1 }))).toBe('done after 1 steps');
+  });
+
+  it('a closed connection fails the calls in flight with a clear error', async () => {
+    const client = await createMcpClient('everything', everythingStdio());
+    cleanups.push(() => client.close());
+    const tools = await client.listTools();
+    const slow = tools.find((tool) => /long-running/i.test(tool.name));
+    const call = client.callTool(slow!.name, { duration: 30, steps: 30 });
+    process.kill(client.pid!, 'SIGKILL');
+    await expect(call).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      context: { server: 'everything' },
+    });
+  });
+});
