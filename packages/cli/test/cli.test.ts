@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, serverScript } from './run-cli-helper.js';
 
 const sandbox = createSandbox();
+// The built command (CI builds before it tests).
+const cliBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const configFile = join(sandbox.root, 'mcp.json');
 const dataDir = join(sandbox.root, 'data');
 
@@ -247,6 +249,9 @@ describe('switchboard tools / call / inspect against real servers', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.serverInfo.name).toBeTruthy();
+    // server-everything speaks only the 2025 era: the client probed, then fell back to initialize.
+    expect(report.era).toBe('legacy');
+    expect(report.protocolVersion).toMatch(/^2025-/);
     expect(report.tools.some((tool: { name: string }) => tool.name === 'echo')).toBe(true);
     expect(report.resources.length).toBeGreaterThan(0);
     expect(report.prompts.length).toBeGreaterThan(0);
@@ -256,8 +261,14 @@ describe('switchboard tools / call / inspect against real servers', () => {
 describe('switchboard doctor / select', () => {
   it('reports a good and a broken server, with what to try; exit 1', async () => {
     const file = join(sandbox.root, 'doctor.json');
+    const servedFile = join(sandbox.root, 'served.json');
+    sandbox.writeConfig(servedFile, {
+      everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    });
     sandbox.writeConfig(file, {
       everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+      // Switchboard's own `serve` over stdio answers both eras: a probing client lands on modern.
+      modern: { command: process.execPath, args: [cliBin, 'serve', '--config', servedFile] },
       broken: { command: 'definitely-not-a-command-xyz' },
     });
     const run = await sandbox.run(['doctor', '--config', file, '--json']);
@@ -268,6 +279,9 @@ describe('switchboard doctor / select', () => {
     expect(good.tools).toBeGreaterThan(5);
     expect(good.estimatedTokens).toBeGreaterThan(100);
     expect(Object.keys(good.providers)).toEqual(['openai-strict', 'anthropic', 'gemini']);
+    expect(good.era).toBe('legacy');
+    const modern = report.servers.find((server: { server: string }) => server.server === 'modern');
+    expect(modern).toMatchObject({ ok: true, era: 'modern', protocolVersion: '2026-07-28' });
     const broken = report.servers.find((server: { server: string }) => server.server === 'broken');
     expect(broken.ok).toBe(false);
     expect(broken.error).toContain('definitely-not-a-command-xyz');

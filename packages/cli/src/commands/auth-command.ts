@@ -53,20 +53,32 @@ function describeRecord(record: StoredAuthorization, now: number): string {
   return `signed in, token valid ${Math.round((record.expiresAt - now) / 60_000)} min${refresh}`;
 }
 
-/** Asks the server once without a token to read its challenge (resource metadata URL, scopes). */
+/**
+ * Asks the server once without a token to read its challenge (resource metadata URL, scopes). The
+ * request is the client's own first one, the 2026-07-28 `server/discover` probe: an authorization
+ * wall answers it before any era matters, and a server of either era gets a request it knows how
+ * to refuse.
+ */
 async function probeChallenge(url: string): Promise<string | undefined> {
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 0,
-        method: 'initialize',
+        method: 'server/discover',
         params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'switchboard-cli', version: '0.0.0' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
         },
       }),
       signal: AbortSignal.timeout(10_000),

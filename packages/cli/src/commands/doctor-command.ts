@@ -48,6 +48,9 @@ interface ServerReport {
   error?: string;
   stderrTail?: string[];
   serverInfo?: { name: string; version: string };
+  /** The protocol era the connection landed on (`modern` = 2026-07-28, `legacy` = the 2025 family). */
+  era?: string;
+  protocolVersion?: string;
   tools?: number;
   estimatedTokens?: number;
   providers?: Record<string, ProviderReport>;
@@ -110,6 +113,8 @@ async function checkServer(server: string, entry: ServerConfig): Promise<ServerR
       ...(client.serverInfo
         ? { serverInfo: { name: client.serverInfo.name, version: client.serverInfo.version } }
         : {}),
+      era: client.era,
+      ...(client.protocolVersion ? { protocolVersion: client.protocolVersion } : {}),
       tools: tools.length,
       estimatedTokens: tools.reduce(
         (sum, tool) =>
@@ -169,7 +174,7 @@ function printReport(
       ? `${report.serverInfo.name} ${report.serverInfo.version}`
       : 'unknown server';
     out(
-      `  ${palette.green('✔')} ${report.server}  (${report.target})  connected in ${report.connectMs} ms — ${info}`,
+      `  ${palette.green('✔')} ${report.server}  (${report.target})  connected in ${report.connectMs} ms — ${info}, MCP ${report.protocolVersion ?? '?'} (${report.era})`,
     );
     out(`      ${report.tools} tools, ~${report.estimatedTokens} tokens of tool definitions`);
     for (const [target, provider] of Object.entries(report.providers ?? {})) {

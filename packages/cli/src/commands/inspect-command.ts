@@ -40,6 +40,8 @@ export const inspectCommand: CliCommand = {
         printJson(context, {
           server,
           serverInfo: client.serverInfo,
+          era: client.era,
+          protocolVersion: client.protocolVersion ?? null,
           instructions: client.instructions,
           capabilities,
           tools,
@@ -52,7 +54,7 @@ export const inspectCommand: CliCommand = {
       const palette = createPalette(context.io.stdout, context.io.env);
       const out = (line = '') => context.io.stdout.write(`${line}\n`);
       out(
-        `${palette.bold(server)}: ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} over ${client.transportKind}`,
+        `${palette.bold(server)}: ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} over ${client.transportKind}, MCP ${client.protocolVersion ?? '?'} (${client.era === 'modern' ? 'modern, stateless' : 'legacy, initialize'})`,
       );
       if (client.instructions) out(`instructions: ${client.instructions.split('\n')[0]}`);
       out(`capabilities: ${Object.keys(capabilities).join(', ') || 'none'}`);
