@@ -8,7 +8,10 @@
  *   envelope, standard headers) to our stateless server and to the SDK v2's `createMcpHandler`
  *   (`sdk-v2-server.ts`), with the floor in the same rounds;
  * - server cost over stdio: the same minimal client against both servers;
- * - full stack: @switchboard/client → our server vs the raw SDK client → server-everything.
+ * - full stack, 2025 era: @switchboard/client (pinned to 2025-11-25) → our server vs the raw SDK
+ *   client (v1) → server-everything;
+ * - full stack, 2026-07-28: @switchboard/client → our server vs the SDK v2 client pinned to
+ *   2026-07-28 → the SDK v2 `createMcpHandler` server.
  * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,6 +20,10 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpClient } from '@switchboard/client';
@@ -317,10 +324,14 @@ try {
   const stdio = await measure({ reference: referenceStdio.echo, switchboard: ourStdio.echo });
   const stdioRatio = round2((stdio.switchboard as Stats).p50Us / (stdio.reference as Stats).p50Us);
 
-  // Full stack over HTTP.
+  // Full stack over HTTP, 2025 era: both clients speak 2025-11-25.
   const sdkClient = new Client({ name: 'bench', version: '1.0.0' });
   await sdkClient.connect(new StreamableHTTPClientTransport(new URL(referenceUrl)));
-  const ourClient = await createMcpClient('bench', { type: 'http', url: statelessUrl });
+  const ourClient = await createMcpClient('bench', {
+    type: 'http',
+    url: statelessUrl,
+    protocolVersion: '2025-11-25',
+  });
   const fullStack = await measure({
     reference: async (message) => {
       await sdkClient.callTool({ name: 'echo', arguments: { message } });
@@ -335,11 +346,35 @@ try {
     (fullStack.switchboard as Stats).p50Us / (fullStack.reference as Stats).p50Us,
   );
 
+  // Full stack over HTTP, 2026-07-28: the official SDK v2 pair against ours.
+  const sdkV2Client = new ClientV2(
+    { name: 'bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await sdkV2Client.connect(new StreamableHTTPClientTransportV2(new URL(sdkV2Url)));
+  const ourModernClient = await createMcpClient('bench-modern', { type: 'http', url: statelessUrl });
+  if (ourModernClient.era !== 'modern')
+    throw new Error('bench: our client did not reach our server as modern');
+  const fullStackModern = await measure({
+    reference: async (message) => {
+      await sdkV2Client.callTool({ name: 'echo', arguments: { message } });
+    },
+    switchboard: async (message) => {
+      await ourModernClient.callTool('echo', { message });
+    },
+  });
+  await sdkV2Client.close();
+  await ourModernClient.close();
+  const fullStackModernRatio = round2(
+    (fullStackModern.switchboard as Stats).p50Us / (fullStackModern.reference as Stats).p50Us,
+  );
+
   const report = {
     http: { ...http, ratio: httpRatio, floorRatio },
     httpModern: { ...modern, ratio: modernRatio, floorRatio: modernFloorRatio },
     stdio: { ...stdio, ratio: stdioRatio },
     fullStack: { ...fullStack, ratio: fullStackRatio },
+    fullStackModern: { ...fullStackModern, ratio: fullStackModernRatio },
   };
   if (json) {
     console.log(JSON.stringify(report));
@@ -362,6 +397,11 @@ try {
     );
     for (const [name, stats] of Object.entries(fullStack)) log(row(name, stats));
     log(`  ratio: ${fullStackRatio}   target ≤ 0.2`);
+    log(
+      '\nfull stack 2026-07-28 (reference = SDK v2 client pinned 2026-07-28 → SDK v2 createMcpHandler; switchboard = @switchboard/client → our stateless server)',
+    );
+    for (const [name, stats] of Object.entries(fullStackModern)) log(row(name, stats));
+    log(`  ratio: ${fullStackModernRatio}   target ≤ 0.2`);
   }
 } finally {
   for (const child of children) child.kill();

@@ -5,10 +5,13 @@
  * (-32022 with the revisions this server serves). stdio calls it without headers.
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   classifyInboundRequest,
   type InboundHttpRequest,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/server';
@@ -46,11 +49,72 @@ export function isPlainLegacyMessage(body: unknown, protocolVersionHeader: strin
 }
 
 /**
+ * The envelopes of 2026-07-28 requests the SDK's classifier accepted, keyed by what it checks in
+ * them (the reserved `_meta` keys, the version header, the method header). A client sends the same
+ * envelope on every request, and the classifier validates it with zod each time: about 15 µs of a
+ * 2026-07-28 call here, more than the rest of the server's work on an echo. A shape-checked request
+ * whose envelope was accepted before is routed at once; anything else — a first request, another
+ * envelope, a header that disagrees — goes to the SDK. `classify-message.test.ts` checks the
+ * routes equal the SDK's over the fuzz corpus.
+ */
+const acceptedEnvelopes = new Set<string>();
+/** Bounds the memory a client sending ever new envelopes can take. */
+const maxAcceptedEnvelopes = 256;
+const maxEnvelopeKeyLength = 2048;
+
+/** The memo key of a shape-checked request's envelope, or undefined when it cannot take the shortcut. */
+function requestEnvelopeKey(input: InboundHttpRequest): string | undefined {
+  const body = input.body as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
+  // Requests only (they have an id): notifications are rare and keep the SDK's answer.
+  if (body.id === undefined) return undefined;
+  const meta = body.params?._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== 'string' || version !== input.protocolVersionHeader) return undefined;
+  if (input.mcpMethodHeader !== undefined && input.mcpMethodHeader !== body.method) return undefined;
+  const key = JSON.stringify([
+    version,
+    input.mcpMethodHeader === undefined,
+    meta[CLIENT_CAPABILITIES_META_KEY],
+    meta[CLIENT_INFO_META_KEY],
+    meta[LOG_LEVEL_META_KEY],
+  ]);
+  return key.length <= maxEnvelopeKeyLength ? key : undefined;
+}
+
+/**
+ * The route of a shape-checked request whose envelope the SDK accepted before; undefined when the
+ * SDK must look (exported for the test that holds it to the SDK's answers).
+ */
+export function rememberedModernRoute(input: InboundHttpRequest): MessageRoute | undefined {
+  const key = requestEnvelopeKey(input);
+  return key !== undefined && acceptedEnvelopes.has(key)
+    ? modernRoute(input.body as JSONRPCRequest)
+    : undefined;
+}
+
+function modernRoute(message: JSONRPCRequest): MessageRoute {
+  return { kind: 'modern-request', message, envelope: readRequestEnvelope(message.params) };
+}
+
+function rememberEnvelope(key: string | undefined): void {
+  if (key === undefined) return;
+  if (acceptedEnvelopes.size >= maxAcceptedEnvelopes) acceptedEnvelopes.clear();
+  acceptedEnvelopes.add(key);
+}
+
+/**
  * Classifies one message (its body parsed once, its headers when HTTP). `shapeChecked`: the body
- * passed `checkJsonRpcMessage`, so a plain 2025 message is routed without the SDK's second parse.
+ * passed `checkJsonRpcMessage`, so a plain 2025 message, or a request whose envelope the SDK
+ * accepted before, is routed without the SDK's second parse.
  */
 export function classifyMessage(input: InboundHttpRequest, shapeChecked = false): MessageRoute {
-  if (shapeChecked && isPlainLegacyMessage(input.body, input.protocolVersionHeader)) return legacyRoute;
+  let key: string | undefined;
+  if (shapeChecked) {
+    if (isPlainLegacyMessage(input.body, input.protocolVersionHeader)) return legacyRoute;
+    key = requestEnvelopeKey(input);
+    if (key !== undefined && acceptedEnvelopes.has(key)) return modernRoute(input.body as JSONRPCRequest);
+  }
   const outcome = classifyInboundRequest(input);
   if (outcome.kind === 'legacy') return { kind: 'legacy' };
   if (outcome.kind === 'reject') {
@@ -75,9 +139,6 @@ export function classifyMessage(input: InboundHttpRequest, shapeChecked = false)
       error: { code: error.code, message: error.message, data: error.data },
     };
   }
-  return {
-    kind: 'modern-request',
-    message: outcome.message,
-    envelope: readRequestEnvelope(outcome.message.params),
-  };
+  rememberEnvelope(key);
+  return modernRoute(outcome.message);
 }
