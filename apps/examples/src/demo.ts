@@ -54,8 +54,9 @@ const steps: Step[] = [
     example: 'gateway',
     title: 'Gateways over several servers',
     shows:
-      'createGateway serves four servers as one over HTTP; a raw SDK Client lists and calls their tools\n' +
-      '(those needing approval are not exposed). A second gateway serves only discover_tools and what it finds.',
+      'createGateway serves four servers as one over HTTP; official SDK clients of both protocol eras (v1 with\n' +
+      '2025-11-25, v2 pinned to 2026-07-28) list and call their tools on the same URL (those needing approval\n' +
+      'are not exposed). A second gateway serves only discover_tools and what it finds.',
   },
 ];
 

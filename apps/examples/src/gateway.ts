@@ -1,12 +1,19 @@
 /**
  * Example 6 — gateways: the tools of several MCP servers served as one MCP server over Streamable
- * HTTP, namespaced. Any MCP client reaches all of them through one URL; here the raw SDK `Client`,
- * to show nothing Switchboard-specific is needed on that side. A second gateway over the same
- * servers serves only `discover_tools`, and the tools it finds, instead of all 536.
+ * HTTP, namespaced. Any MCP client reaches all of them through one URL; here the official SDK
+ * clients of both protocol eras on the same endpoint — v1 speaking 2025-11-25 (`initialize`, a
+ * session) and v2 pinned to 2026-07-28 (stateless, `_meta` on every request) — to show nothing
+ * Switchboard-specific is needed on that side, whatever era the client and the upstream servers
+ * speak. A second gateway over the same servers serves only `discover_tools`, and the tools it
+ * finds, instead of all 536.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createGateway, serve } from '@switchboard/server';
@@ -73,6 +80,22 @@ try {
   await call('mcp__catalogue__weather_count_weather_alert');
   await call('mcp__filesystem__write_file', { path: join(folder, 'x.txt'), content: 'no' });
   await call('mcp__everything__get-sum', { a: 'two' });
+
+  // The same URL, the other era: an SDK v2 client pinned to 2026-07-28 (no initialize, no session).
+  const modern = new ModernClient(
+    { name: 'sdk-v2-client', version: '2.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await modern.connect(new ModernTransport(new URL(http.url as string)));
+  const modernEcho = await modern.callTool({
+    name: 'mcp__everything__echo',
+    arguments: { message: 'in 2026-07-28' },
+  });
+  const modernTools = await modern.listTools();
+  console.log(
+    `\nSDK v2 client pinned to ${modern.getNegotiatedProtocolVersion()} (${modern.getProtocolEra()} era): ${modernTools.tools.length} tools, echo → ${(modernEcho.content as Array<{ text?: string }>)[0]?.text}`,
+  );
+  await modern.close();
 
   const health = (await (await fetch(new URL('/health', http.url))).json()) as {
     upstreams: Record<string, { state: string; toolCount: number }>;

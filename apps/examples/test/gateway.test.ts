@@ -28,6 +28,10 @@ describe('gateway example', () => {
     expect(stdout).toContain(
       'mcp__everything__get-sum → isError: Invalid arguments for tool `mcp__everything__get-sum`',
     );
+    // The same endpoint serves the 2026-07-28 era to the SDK v2 client, the same tools.
+    expect(stdout).toContain(
+      `SDK v2 client pinned to 2026-07-28 (modern era): ${listed} tools, echo → Echo: in 2026-07-28`,
+    );
     expect(stdout).toContain(
       'GET /health → upstreams: everything connected, filesystem connected, memory connected, catalogue connected',
     );
