@@ -2,6 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpClient } from '@switchboard/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, serverScript } from './run-cli-helper.js';
@@ -88,9 +95,64 @@ describe('switchboard serve', () => {
     }
   });
 
+  it('relays results unchanged to official clients of both eras (structured output, image, resource links)', async () => {
+    // The reference: the same calls made directly on server-everything.
+    const direct = new LegacyClient({ name: 'direct', version: '1.0.0' });
+    await direct.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [serverScript('server-everything'), 'stdio'],
+      }),
+    );
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
+      env: { ...sandbox.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const legacy = new LegacyClient({ name: 'sdk-v1', version: '1.0.0' });
+    const modern = new ModernClient(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    try {
+      const [, url] = await waitForLine(child, /on (http:\/\/\S+)/);
+      await legacy.connect(new LegacyTransport(new URL(url!)));
+      await modern.connect(new ModernTransport(new URL(url!)));
+      expect(modern.getProtocolEra()).toBe('modern');
+      // Both clients read the tool list first, as the SDKs check structured output against it.
+      await legacy.listTools();
+      await modern.listTools();
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['get-structured-content', { location: 'New York' }],
+        ['get-tiny-image', {}],
+        ['get-resource-links', { count: 2 }],
+        ['get-annotated-message', { messageType: 'error', includeImage: true }],
+      ];
+      for (const [tool, args] of calls) {
+        const expected = await direct.callTool({ name: tool, arguments: args });
+        expect(expected.isError, tool).not.toBe(true);
+        const viaLegacy = await legacy.callTool({ name: `mcp__everything__${tool}`, arguments: args });
+        const viaModern = await modern.callTool({ name: `mcp__everything__${tool}`, arguments: args });
+        expect(viaLegacy, `${tool} (2025-11-25 client)`).toEqual(expected);
+        // 2026-07-28 results name the server that answered in _meta: the gateway, as the spec asks.
+        expect(withoutServerInfo(viaModern), `${tool} (2026-07-28 client)`).toEqual(expected);
+      }
+    } finally {
+      await Promise.allSettled([legacy.close(), modern.close(), direct.close()]);
+      child.kill('SIGKILL');
+    }
+  });
+
   it('refuses HTTP-only options without --http, exit 2', async () => {
     const run = await sandbox.run(['serve', '--port', '4000', '--config', configFile]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--http');
   });
 });
+
+/** A result without the `_meta` key by which a 2026-07-28 server names itself (and `_meta` if that was all). */
+function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+  const { _meta: meta, ...rest } = result as { _meta?: Record<string, unknown> };
+  if (meta === undefined) return rest;
+  const { 'io.modelcontextprotocol/serverInfo': _server, ...others } = meta;
+  return Object.keys(others).length > 0 ? { ...rest, _meta: others } : rest;
+}
