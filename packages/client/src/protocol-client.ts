@@ -5,7 +5,8 @@
  *   settles the call with a local error the caller turns back into the task (`takeTask`), instead
  *   of the SDK's "unsupported result type" that would lose it;
  * - `_resolveNonCompleteResult`: the input-required rounds of a call with handlers of its own are
- *   marked as that call's before the SDK's driver answers them;
+ *   marked as that call's before the SDK's driver answers them, and the driver's own round markers
+ *   stay out of the caller's progress handler (it gets the server's progress notifications);
  * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
  * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`.
  */
@@ -65,6 +66,23 @@ function isCreatedTask(result: unknown): result is CreatedTask & { resultType: '
   );
 }
 
+type InputRequiredFlow = Parameters<Client['_resolveNonCompleteResult']>[1];
+
+/**
+ * The flow with the caller's progress handler kept for the server's notifications on each retry
+ * leg only: the SDK's driver also reports each of its own rounds through it ("Fulfilling input
+ * required…"), which is not a progress notification of the server (a gateway would relay it).
+ */
+function withoutRoundProgress(flow: InputRequiredFlow): InputRequiredFlow {
+  const onprogress = flow.options?.onprogress;
+  if (onprogress === undefined) return flow;
+  return {
+    ...flow,
+    options: { ...flow.options, onprogress: undefined },
+    retry: (params, legOptions) => flow.retry(params, { ...legOptions, onprogress }),
+  };
+}
+
 /** The SDK Client of one server connection, with Switchboard's routing and task hooks. */
 export class ProtocolClient extends Client {
   /** The log level a modern connection asks for on every request; undefined sends none. */
@@ -105,8 +123,9 @@ export class ProtocolClient extends Client {
 
   protected override _resolveNonCompleteResult(
     decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
-    flow: Parameters<Client['_resolveNonCompleteResult']>[1],
+    original: Parameters<Client['_resolveNonCompleteResult']>[1],
   ): Promise<unknown> {
+    const flow = withoutRoundProgress(original);
     const route = routeOf(flow.options);
     if (!route) return super._resolveNonCompleteResult(decoded, flow);
     this.router.markInputRequests(route, decoded.inputRequests);

@@ -2,7 +2,8 @@
  * Where a suspended 2026-07-28 run sends its progress and logs: while it is parked, nowhere (the
  * stream of the round that answered input-required is closed, and writing to it must not break
  * the server); once a retry resumes it, on the retry's stream, with the retry's `progressToken`
- * and log level. Checked with the official SDK v2 client pinned to 2026-07-28 and on the raw wire.
+ * and log level. Progress that does not increase is dropped (the spec requires each value to be
+ * greater). Checked with the official SDK v2 client pinned to 2026-07-28 and on the raw wire.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -30,7 +31,7 @@ async function start(parkedTicks: { sent: number }): Promise<ServeHandle & { url
           // Progress while the run is parked: a timer that fires between the rounds.
           const ticker = setInterval(() => {
             parkedTicks.sent += 1;
-            void progress(1, 4, 'while parked');
+            void progress(1.5, 4, 'while parked');
           }, 20);
           let answer: Awaited<ReturnType<typeof elicit>>;
           try {
@@ -152,5 +153,36 @@ describe('a resumed 2026-07-28 run', () => {
     expect(
       retry.events.filter((event) => typeof event === 'object' && event !== null && 'method' in event),
     ).toEqual([]);
+  });
+
+  test('progress that does not increase is dropped', async () => {
+    const server = createMcpServer({
+      name: 'progress-order',
+      version: '1.0.0',
+      tools: [
+        defineTool({
+          name: 'wobbly',
+          description: 'reports progress that goes back and forth',
+          execute: async (_args, { progress }) => {
+            for (const value of [1, 1, 0.5, 2, 1, 3]) await progress(value, 3);
+            return 'done';
+          },
+        }),
+      ],
+    });
+    const handle = await serve(server, { transport: { type: 'http', port: 0 } });
+    cleanups.push(async () => {
+      await handle.close();
+      await server.close();
+    });
+    const answer = await post(handle.url as string, 'tools/call', {
+      name: 'wobbly',
+      arguments: {},
+      _meta: { ...envelope(), progressToken: 'p' },
+    });
+    const values = answer.events
+      .filter((event) => (event as { method?: string }).method === 'notifications/progress')
+      .map((event) => (event as { params: { progress: number } }).params.progress);
+    expect(values).toEqual([1, 2, 3]);
   });
 });

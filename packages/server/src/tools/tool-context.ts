@@ -4,7 +4,8 @@
  * Progress and logs go out on the channel of the request the call is answering (logs filtered by
  * the level the era defines): a suspended 2026-07-28 run sends nothing while parked, and once a
  * retry resumes it, its progress and logs go out on the retry's stream with the retry's
- * `progressToken` and log level (`follow`). Client input goes through the channel the caller chose
+ * `progressToken` and log level (`follow`). Progress that does not increase (the spec requires
+ * it to) is dropped. Client input goes through the channel the caller chose
  * (see `client-input-channel.ts`).
  */
 import type {
@@ -74,6 +75,8 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   /** The request whose channel progress and logs go to; undefined while the run is parked. */
   #answering: InboundRequest | undefined;
   #progressToken: ProgressToken | undefined;
+  /** The last progress sent with the current token (the spec: each one must be greater). */
+  #lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(scope: ToolContextScope, abort: CallAbort) {
     super(abort);
@@ -94,6 +97,10 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
       const answering = this.#answering;
       const progressToken = this.#progressToken;
       if (answering === undefined || progressToken === undefined || abort.aborted) return;
+      // A value that does not increase is dropped: a relayed upstream whose retry legs count
+      // again from the start must not make the client's progress go backwards.
+      if (!(progress > this.#lastProgress)) return;
+      this.#lastProgress = progress;
       answering.channel.notify({
         jsonrpc: '2.0',
         method: 'notifications/progress',
@@ -140,6 +147,7 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   follow(request: InboundRequest | undefined): void {
     this.#answering = request;
     this.#progressToken = request === undefined ? undefined : progressTokenOf(request);
+    this.#lastProgress = Number.NEGATIVE_INFINITY;
   }
 }
 
