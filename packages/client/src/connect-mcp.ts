@@ -67,6 +67,12 @@ export interface ConnectMcpOptions {
   sampling?: SamplingHandler;
   /** Elicitation handler for every server. */
   elicitation?: ElicitationHandler;
+  /**
+   * Fill the fields the user left out of an elicitation answer from the requested schema's
+   * defaults (SEP-1034), and tell servers so. A relay that passes answers on unchanged turns it off.
+   * @default true
+   */
+  applyElicitationDefaults?: boolean;
   /** Receives every server's log messages. */
   onLog?: (server: string, message: LoggingMessageNotification['params']) => void;
   /** Called after a server's tools changed in the registry. */
@@ -147,6 +153,8 @@ function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientO
   if (options.roots) clientOptions.roots = options.roots;
   if (options.sampling) clientOptions.sampling = options.sampling;
   if (options.elicitation) clientOptions.elicitation = options.elicitation;
+  if (options.applyElicitationDefaults !== undefined)
+    clientOptions.applyElicitationDefaults = options.applyElicitationDefaults;
   if (options.auth) clientOptions.auth = options.auth;
   return clientOptions;
 }

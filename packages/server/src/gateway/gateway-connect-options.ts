@@ -1,7 +1,8 @@
 /**
  * What a gateway's upstream set needs to let upstream requests cross the bridge: client-level
  * elicitation, sampling and roots handlers. Declaring them tells every upstream the gateway can
- * answer (a 2025 server offers its tools that ask only then); each relayed call answers with
+ * answer (a 2025 server offers its tools that ask only then), without claiming to fill in
+ * elicitation defaults (the downstream's answer passes unchanged); each relayed call answers with
  * handlers of its own that ask the downstream client (`forward-client-requests.ts`). These
  * answer what arrives outside any relayed call — a server asking at connect time, or while two
  * calls to one stdio server are in flight (a 2025 request over stdio names no call) — with an
@@ -23,9 +24,11 @@ function outsideAnyCall(method: string, context: ServerRequestContext): Protocol
  * pass them to your own `connectMcp` set to let upstream requests through).
  */
 export function gatewayConnectOptions(): Required<
-  Pick<ConnectMcpOptions, 'elicitation' | 'sampling' | 'roots'>
+  Pick<ConnectMcpOptions, 'elicitation' | 'sampling' | 'roots' | 'applyElicitationDefaults'>
 > {
   return {
+    // The downstream client's answer reaches the upstream as it was given.
+    applyElicitationDefaults: false,
     elicitation: (_params, context) => Promise.reject(outsideAnyCall('elicitation/create', context)),
     sampling: (_params, context) => Promise.reject(outsideAnyCall('sampling/createMessage', context)),
     roots: () => {
