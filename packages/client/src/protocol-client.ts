@@ -3,7 +3,8 @@
  * subclasses (and each delegating everything it does not own to the SDK):
  * - `_onresponse`: a `tools/call` answered with a task (`resultType: "task"`, the tasks extension)
  *   settles the call with a local error the caller turns back into the task (`takeTask`), instead
- *   of the SDK's "unsupported result type" that would lose it;
+ *   of the SDK's "unsupported result type" that would lose it; and a response that arrives right
+ *   after notifications waits for their handlers (`_onnotification`), so no progress is lost;
  * - `_resolveNonCompleteResult`: the input-required rounds of a call with handlers of its own are
  *   marked as that call's before the SDK's driver answers them, and the driver's own round markers
  *   stay out of the caller's progress handler (it gets the server's progress notifications);
@@ -89,6 +90,8 @@ export class ProtocolClient extends Client {
   logLevel: LoggingLevel | undefined;
   private readonly origins = new WeakMap<object, ServerRequestOrigin>();
   private readonly pendingTasks = new Map<JSONRPCResponse['id'], CreatedTask>();
+  /** Notifications arrived in this turn of the event loop whose handlers may not have run yet. */
+  private notificationsInFlight = false;
 
   constructor(
     clientInfo: Implementation,
@@ -103,7 +106,31 @@ export class ProtocolClient extends Client {
     return this.origins.get(ctx) ?? {};
   }
 
+  protected override _onnotification(
+    notification: Parameters<Client['_onnotification']>[0],
+    extra?: Parameters<Client['_onnotification']>[1],
+  ): void {
+    super._onnotification(notification, extra);
+    if (this.notificationsInFlight) return;
+    this.notificationsInFlight = true;
+    setImmediate(() => {
+      this.notificationsInFlight = false;
+    });
+  }
+
   protected override _onresponse(response: JSONRPCResponse): void {
+    // The SDK hands a notification to its handler a microtask (or more) later, but settles a
+    // response at once, dropping the request's progress handler: a progress notification that
+    // arrived with the response (one stdio read, one chunk of a stream) would be lost. After a
+    // notification in the same turn, the response waits until the handlers have run.
+    if (this.notificationsInFlight) {
+      setImmediate(() => this.settle(response));
+      return;
+    }
+    this.settle(response);
+  }
+
+  private settle(response: JSONRPCResponse): void {
     if ('result' in response && isCreatedTask(response.result)) {
       const { resultType: _resultType, ...task } = response.result;
       this.pendingTasks.set(response.id, task);
