@@ -30,31 +30,47 @@ function asSent<T extends { _meta?: unknown }>(params: T): T {
   return rest as T;
 }
 
+/**
+ * Told when the downstream could not answer: a 2026-07-28 upstream's call then fails in the
+ * gateway's client (its input round cannot be fulfilled), and the relayed call fails with this
+ * error as a tool failure instead of as if the upstream had answered with it.
+ */
+export type DownstreamRefusal = (error: Error) => void;
+
 /** Runs one ask; a failure becomes the error the upstream receives for its request. */
-async function askDownstream<T>(method: string, relayed: RelayedTool, ask: () => Promise<T>): Promise<T> {
+async function askDownstream<T>(
+  method: string,
+  relayed: RelayedTool,
+  refused: DownstreamRefusal,
+  ask: () => Promise<T>,
+): Promise<T> {
   try {
     return await ask();
   } catch (error) {
     const wire = toWireError(error);
-    throw new ProtocolError(
-      wire.code,
-      `The gateway's client could not answer ${method} of upstream MCP server "${relayed.server}" (tool "${relayed.tool}"): ${wire.message}`,
-      wire.data,
-    );
+    const message = `The gateway's client could not answer ${method} of upstream MCP server "${relayed.server}" (tool "${relayed.tool}"): ${wire.message}`;
+    refused(new Error(message));
+    throw new ProtocolError(wire.code, message, wire.data);
   }
 }
 
 /** The handlers of one relayed call: each upstream request goes to the downstream call's client. */
-export function forwardClientRequests(context: ToolContext, relayed: RelayedTool): CallServerRequestHandlers {
+export function forwardClientRequests(
+  context: ToolContext,
+  relayed: RelayedTool,
+  refused: DownstreamRefusal,
+): CallServerRequestHandlers {
   return {
     onElicitation: (params) =>
-      askDownstream('elicitation/create', relayed, () => context.elicit(asSent(params) as never)),
+      askDownstream('elicitation/create', relayed, refused, () => context.elicit(asSent(params) as never)),
     onSampling: (params) =>
       askDownstream(
         'sampling/createMessage',
         relayed,
+        refused,
         () => context.sample(asSent(params) as never) as never,
       ),
-    onListRoots: async () => (await askDownstream('roots/list', relayed, () => context.listRoots())).roots,
+    onListRoots: async () =>
+      (await askDownstream('roots/list', relayed, refused, () => context.listRoots())).roots,
   };
 }

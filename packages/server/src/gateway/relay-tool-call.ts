@@ -3,13 +3,18 @@
  * downstream call's cancellation, progress and client requests (`forward-progress.ts`,
  * `forward-client-requests.ts`), counted by the upstream set where it can (`relayTool`: metrics,
  * store usage, `afterToolCall`), and the upstream's `CallToolResult` comes back exactly as it was
- * sent. An upstream's JSON-RPC error is relayed with its own code.
+ * sent. An upstream's JSON-RPC error is relayed with its own code; a call that failed because the
+ * downstream client could not answer the upstream's request fails as a tool failure saying so.
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallToolOptions } from '@switchboard/client';
 import { type Logger, type RegisteredTool, SwitchboardError } from '@switchboard/core';
 import type { ToolContext } from '../tools/define-tool.js';
-import { forwardClientRequests, type RelayedTool } from './forward-client-requests.js';
+import {
+  type DownstreamRefusal,
+  forwardClientRequests,
+  type RelayedTool,
+} from './forward-client-requests.js';
 import { forwardProgress } from './forward-progress.js';
 import type { GatewayClients } from './gateway.js';
 
@@ -18,6 +23,7 @@ function upstreamCallOptions(
   options: Record<string, unknown> | undefined,
   relayed: RelayedTool,
   logger: Logger,
+  refused: DownstreamRefusal,
 ): CallToolOptions {
   const context = options?.toolContext as ToolContext | undefined;
   const signal = options?.signal as AbortSignal | undefined;
@@ -28,7 +34,7 @@ function upstreamCallOptions(
           onProgress: forwardProgress(context, relayed, logger),
           // A long upstream call that reports progress is alive: its deadline starts again.
           resetTimeoutOnProgress: true,
-          ...forwardClientRequests(context, relayed),
+          ...forwardClientRequests(context, relayed, refused),
         }
       : {}),
   };
@@ -52,7 +58,15 @@ export function relayingExecute(
 ): NonNullable<RegisteredTool['execute']> {
   const relayed: RelayedTool = { server: tool.server, tool: tool.originalName };
   return async (args, options) => {
-    const callOptions = upstreamCallOptions(options as Record<string, unknown> | undefined, relayed, logger);
+    let refusal: Error | undefined;
+    const callOptions = upstreamCallOptions(
+      options as Record<string, unknown> | undefined,
+      relayed,
+      logger,
+      (error) => {
+        refusal ??= error;
+      },
+    );
     try {
       // Counted like every call of the set, the upstream's own answer unchanged.
       if (clients.relayTool !== undefined)
@@ -64,7 +78,8 @@ export function relayingExecute(
         throw new Error(`Upstream tool "${tool.name}" cannot be run (it has no execute).`);
       return await tool.execute(args, callOptions as Record<string, unknown>);
     } catch (error) {
-      throw relayedError(tool, error);
+      // The downstream could not answer what the upstream asked: that is why the call failed.
+      throw refusal ?? relayedError(tool, error);
     }
   };
 }
