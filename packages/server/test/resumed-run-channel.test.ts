@@ -185,4 +185,39 @@ describe('a resumed 2026-07-28 run', () => {
       .map((event) => (event as { params: { progress: number } }).params.progress);
     expect(values).toEqual([1, 2, 3]);
   });
+
+  test('progress and logs after the call was answered are dropped, and the server keeps serving', async () => {
+    const late: Array<Promise<void>> = [];
+    const server = createMcpServer({
+      name: 'late-progress',
+      version: '1.0.0',
+      tools: [
+        defineTool({
+          name: 'late',
+          description: 'answers at once, then reports progress from a timer',
+          execute: (_args, { progress, log }) => {
+            setTimeout(() => late.push(progress(5), log('error', 'too late')), 20);
+            return 'answered';
+          },
+        }),
+      ],
+    });
+    const handle = await serve(server, { transport: { type: 'http', port: 0 } });
+    cleanups.push(async () => {
+      await handle.close();
+      await server.close();
+    });
+    const url = handle.url as string;
+    const first = await post(url, 'tools/call', {
+      name: 'late',
+      arguments: {},
+      _meta: { ...envelope({}, { 'io.modelcontextprotocol/logLevel': 'debug' }), progressToken: 'late' },
+    });
+    expect(first.body.result).toMatchObject({ content: [{ type: 'text', text: 'answered' }] });
+    await expect.poll(() => late.length).toBe(2);
+    // Dropped quietly: neither rejects (before, writing to the finished response failed).
+    await expect(Promise.all(late)).resolves.toEqual([undefined, undefined]);
+    const again = await post(url, 'tools/call', { name: 'late', arguments: {}, _meta: envelope() });
+    expect(again.body.result).toMatchObject({ content: [{ type: 'text', text: 'answered' }] });
+  });
 });

@@ -2,11 +2,11 @@
  * The one builder of a tool's context, for every era and transport: a 2025 session, 2025
  * stateless HTTP, a 2026-07-28 request, stdio, REST and `callTool` all make their context here.
  * Progress and logs go out on the channel of the request the call is answering (logs filtered by
- * the level the era defines): a suspended 2026-07-28 run sends nothing while parked, and once a
- * retry resumes it, its progress and logs go out on the retry's stream with the retry's
- * `progressToken` and log level (`follow`). Progress that does not increase (the spec requires
- * it to) is dropped. Client input goes through the channel the caller chose
- * (see `client-input-channel.ts`).
+ * the level the era defines), and nowhere once the call was answered. A suspended 2026-07-28 run
+ * sends nothing while parked; once a retry resumes it, its progress and logs go out on the
+ * retry's stream with the retry's `progressToken` and log level (`follow`). Progress that does
+ * not increase (the spec requires it to) is dropped. Client input goes through the channel the
+ * caller chose (see `client-input-channel.ts`).
  */
 import type {
   ClientCapabilities,
@@ -141,8 +141,8 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
 
   /**
    * Points progress and logs at the request the call answers now: a retry that resumed the
-   * suspended run, or none while it is parked (the stream of the round that answered
-   * input-required is closed; a retry may never come).
+   * suspended run, or none once the call was answered (or while it is parked: the stream of the
+   * round that answered input-required is closed, and a retry may never come).
    */
   follow(request: InboundRequest | undefined): void {
     this.#answering = request;

@@ -97,18 +97,27 @@ export class ToolInvocation {
     try {
       value = this.#execute(context);
     } catch (error) {
+      context.follow(undefined);
       return this.#failed(error);
     }
     escalation?.follow(value);
     if (!isPromiseLike(value)) {
+      // Answered now: progress or logs the tool sends later (a timer) have no stream to go to.
+      context.follow(undefined);
       return escalation?.task !== undefined
         ? taskAnswer(escalation.task)
         : this.#finish(value as ToolReturnValue);
     }
     if (run === undefined) {
       return Promise.resolve(value).then(
-        (settled) => this.#finish(settled as ToolReturnValue),
-        (error) => this.#failed(error),
+        (settled) => {
+          context.follow(undefined);
+          return this.#finish(settled as ToolReturnValue);
+        },
+        (error) => {
+          context.follow(undefined);
+          return this.#failed(error);
+        },
       );
     }
     run.follow(value);
@@ -194,13 +203,13 @@ export class ToolInvocation {
   }
 
   async #onEvent(event: RunEvent, run: SuspendableRun, context: ToolCallContext): Promise<Result> {
+    // This round's stream ends with its answer: progress and logs have nowhere to go after it
+    // (until a retry resumes a parked run).
+    context.follow(undefined);
     if (event.kind === 'task') return taskAnswer(event.task as TaskRecord);
     if (event.kind === 'done') return this.#finish(event.value as ToolReturnValue);
     if (event.kind === 'failed') return this.#failed(event.error);
     // The tool waits for the client: park it, and answer with its questions and a sealed handle.
-    // This round's stream ends with the answer: until a retry resumes the run, its progress and
-    // logs have nowhere to go.
-    context.follow(undefined);
     const name = this.#tool.registered.name;
     const id = this.#scope.suspended.park({
       run,
