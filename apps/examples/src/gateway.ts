@@ -2,7 +2,7 @@
  * Example 6 — gateways: the tools of several MCP servers served as one MCP server over Streamable
  * HTTP, namespaced. Any MCP client reaches all of them through one URL; here the raw SDK `Client`,
  * to show nothing Switchboard-specific is needed on that side. A second gateway over the same
- * servers serves only `discover_tools`, and the tools it finds, instead of all 536.
+ * servers serves only `discover_tools`, and the tools it finds, instead of all 539.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
