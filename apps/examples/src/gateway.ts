@@ -5,7 +5,7 @@
  * session) and v2 pinned to 2026-07-28 (stateless, `_meta` on every request) — to show nothing
  * Switchboard-specific is needed on that side, whatever era the client and the upstream servers
  * speak. A second gateway over the same servers serves only `discover_tools`, and the tools it
- * finds, instead of all 536.
+ * finds, instead of all 539.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

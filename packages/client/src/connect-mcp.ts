@@ -3,7 +3,7 @@
  * namespaced and ready to execute — in one core registry.
  */
 
-import type { LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
 import {
   createToolRegistry,
   type Logger,
@@ -16,7 +16,7 @@ import {
 } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import { type ApprovalSetting, createSharedValidator } from './core-tool-steps.js';
-import type { McpClient, McpClientOptions } from './mcp-client.js';
+import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import type { ClientAuthOptions } from './server-auth.js';
@@ -67,6 +67,12 @@ export interface ConnectMcpOptions {
   sampling?: SamplingHandler;
   /** Elicitation handler for every server. */
   elicitation?: ElicitationHandler;
+  /**
+   * Fill the fields the user left out of an elicitation answer from the requested schema's
+   * defaults (SEP-1034), and tell servers so. A relay that passes answers on unchanged turns it off.
+   * @default true
+   */
+  applyElicitationDefaults?: boolean;
   /** Receives every server's log messages. */
   onLog?: (server: string, message: LoggingMessageNotification['params']) => void;
   /** Called after a server's tools changed in the registry. */
@@ -107,6 +113,18 @@ export interface McpConnection {
     args?: Record<string, unknown>,
     options?: McpToolExecuteOptions,
   ): Promise<unknown>;
+  /**
+   * Calls a tool of one server by its name there and returns the server's `CallToolResult` as it
+   * came, counted like every call (metrics, the store's usage, `afterToolCall`) and supervised
+   * (reconnect, circuit breaker): for relays such as a gateway, which serve results unchanged
+   * and apply their own approval. No argument or output checks, no approval, no wrapping.
+   */
+  relayTool(
+    server: string,
+    tool: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions,
+  ): Promise<CallToolResult>;
   /** Adds a server at run time and connects it; rejects (and keeps nothing) when it cannot connect. */
   addServer(name: string, entry: ServerEntry): Promise<McpClient>;
   /** Closes a server and removes its tools; false when there is no such server. */
@@ -135,6 +153,8 @@ function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientO
   if (options.roots) clientOptions.roots = options.roots;
   if (options.sampling) clientOptions.sampling = options.sampling;
   if (options.elicitation) clientOptions.elicitation = options.elicitation;
+  if (options.applyElicitationDefaults !== undefined)
+    clientOptions.applyElicitationDefaults = options.applyElicitationDefaults;
   if (options.auth) clientOptions.auth = options.auth;
   return clientOptions;
 }
@@ -292,6 +312,8 @@ export async function connectMcp(
       }
       return tool.execute(args, callOptions);
     },
+    relayTool: async (server, tool, args = {}, callOptions = {}) =>
+      recordOf(server).relay(tool, args, callOptions),
     async addServer(name, entry) {
       if (records.has(name)) {
         throw new ClientError({

@@ -168,6 +168,18 @@ export interface McpClient {
   notifyRootsChanged(): Promise<void>;
   /** Called with the new list after the server's tools changed. Returns the unsubscribe function. */
   onToolsChanged(listener: (tools: Tool[]) => void): () => void;
+  /**
+   * Called after the server's resources or resource templates changed (`list_changed`: a 2025
+   * notification, or on the modern `subscriptions/listen` stream). Returns the unsubscribe function.
+   */
+  onResourcesChanged(listener: () => void): () => void;
+  /** Called after the server's prompts changed (`list_changed`, either era). Returns the unsubscribe function. */
+  onPromptsChanged(listener: () => void): () => void;
+  /**
+   * Called with the URI of a subscribed resource that changed (`notifications/resources/updated`,
+   * either era; see `subscribeResource`). Returns the unsubscribe function.
+   */
+  onResourceUpdated(listener: (uri: string) => void): () => void;
   /** Called once when the connection closes (not after `close()`). Returns the unsubscribe function. */
   onClose(listener: (error: SwitchboardError) => void): () => void;
   /** The last lines the server wrote to stderr (stdio only), redacted. */
@@ -339,9 +351,6 @@ function createProtocolClient(
   protocol.setNotificationHandler('notifications/message', (notification) => {
     options.onLog?.(notification.params);
   });
-  protocol.setNotificationHandler('notifications/resources/updated', (notification) => {
-    options.onResourceUpdated?.(notification.params.uri);
-  });
   return protocol;
 }
 
@@ -451,6 +460,9 @@ class ConnectedMcpClient implements McpClient {
   private debounce: NodeJS.Timeout | undefined;
   private readonly toolListeners = new Set<(tools: Tool[]) => void>();
   private readonly closeListeners = new Set<(error: SwitchboardError) => void>();
+  private readonly resourcesListeners = new Set<() => void>();
+  private readonly promptsListeners = new Set<() => void>();
+  private readonly resourceUpdateListeners = new Set<(uri: string) => void>();
   private changeSubscription: McpSubscription | undefined;
   private resourceSubscription: McpSubscription | undefined;
   private readonly subscribedResources = new Set<string>();
@@ -481,6 +493,19 @@ class ConnectedMcpClient implements McpClient {
     this.instructions = protocol.getInstructions();
     this.defaultRequestOptions = Object.freeze({ timeout: settings.requestTimeoutMs });
     protocol.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged());
+    // The SDK dispatches these the same way in both eras: 2025 notifications, or the modern
+    // `subscriptions/listen` streams opened by `listenForChanges` and `subscribeResource`.
+    protocol.setNotificationHandler('notifications/resources/list_changed', () => {
+      for (const listener of this.resourcesListeners) listener();
+    });
+    protocol.setNotificationHandler('notifications/prompts/list_changed', () => {
+      for (const listener of this.promptsListeners) listener();
+    });
+    protocol.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const uri = notification.params.uri;
+      options.onResourceUpdated?.(uri);
+      for (const listener of this.resourceUpdateListeners) listener(uri);
+    });
     protocol.onclose = () => this.connectionClosed();
   }
 
@@ -895,6 +920,21 @@ class ConnectedMcpClient implements McpClient {
     return () => this.toolListeners.delete(listener);
   }
 
+  onResourcesChanged(listener: () => void): () => void {
+    this.resourcesListeners.add(listener);
+    return () => this.resourcesListeners.delete(listener);
+  }
+
+  onPromptsChanged(listener: () => void): () => void {
+    this.promptsListeners.add(listener);
+    return () => this.promptsListeners.delete(listener);
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceUpdateListeners.add(listener);
+    return () => this.resourceUpdateListeners.delete(listener);
+  }
+
   onClose(listener: (error: SwitchboardError) => void): () => void {
     this.closeListeners.add(listener);
     return () => this.closeListeners.delete(listener);
@@ -909,6 +949,9 @@ class ConnectedMcpClient implements McpClient {
     if (this.debounce) clearTimeout(this.debounce);
     this.toolListeners.clear();
     this.closeListeners.clear();
+    this.resourcesListeners.clear();
+    this.promptsListeners.clear();
+    this.resourceUpdateListeners.clear();
     await this.changeSubscription?.close().catch(() => {});
     await this.resourceSubscription?.close().catch(() => {});
     await this.sdkClient.close().catch(() => {});

@@ -3,9 +3,11 @@
  * subclasses (and each delegating everything it does not own to the SDK):
  * - `_onresponse`: a `tools/call` answered with a task (`resultType: "task"`, the tasks extension)
  *   settles the call with a local error the caller turns back into the task (`takeTask`), instead
- *   of the SDK's "unsupported result type" that would lose it;
+ *   of the SDK's "unsupported result type" that would lose it; and a response that arrives right
+ *   after notifications waits for their handlers (`_onnotification`), so no progress is lost;
  * - `_resolveNonCompleteResult`: the input-required rounds of a call with handlers of its own are
- *   marked as that call's before the SDK's driver answers them;
+ *   marked as that call's before the SDK's driver answers them, and the driver's own round markers
+ *   stay out of the caller's progress handler (it gets the server's progress notifications);
  * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
  * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`;
  * - `_onresponse` / `_onnotification` / `_onclose` again: the answers and progress of plain tool
@@ -19,7 +21,6 @@ import {
   type ClientOptions,
   type Implementation,
   type JSONRPCErrorResponse,
-  type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
   LOG_LEVEL_META_KEY,
@@ -73,6 +74,8 @@ function isCreatedTask(result: unknown): result is CreatedTask & { resultType: '
   );
 }
 
+type InputRequiredFlow = Parameters<Client['_resolveNonCompleteResult']>[1];
+
 /** The input-required result as the SDK's driver takes it. */
 type InputRequiredDecoded = Parameters<Client['_resolveNonCompleteResult']>[0];
 
@@ -87,12 +90,29 @@ interface WireCodecAccess {
   };
 }
 
+/**
+ * The flow with the caller's progress handler kept for the server's notifications on each retry
+ * leg only: the SDK's driver also reports each of its own rounds through it ("Fulfilling input
+ * required…"), which is not a progress notification of the server (a gateway would relay it).
+ */
+function withoutRoundProgress(flow: InputRequiredFlow): InputRequiredFlow {
+  const onprogress = flow.options?.onprogress;
+  if (onprogress === undefined) return flow;
+  return {
+    ...flow,
+    options: { ...flow.options, onprogress: undefined },
+    retry: (params, legOptions) => flow.retry(params, { ...legOptions, onprogress }),
+  };
+}
+
 /** The SDK Client of one server connection, with Switchboard's routing and task hooks. */
 export class ProtocolClient extends Client {
   /** The log level a modern connection asks for on every request; undefined sends none. */
   logLevel: LoggingLevel | undefined;
   private readonly origins = new WeakMap<object, ServerRequestOrigin>();
   private readonly pendingTasks = new Map<JSONRPCResponse['id'], CreatedTask>();
+  /** Notifications arrived in this turn of the event loop whose handlers may not have run yet. */
+  private notificationsInFlight = false;
   private readonly direct: DirectToolCalls;
 
   constructor(
@@ -163,8 +183,34 @@ export class ProtocolClient extends Client {
     return this.origins.get(ctx) ?? {};
   }
 
+  protected override _onnotification(
+    notification: Parameters<Client['_onnotification']>[0],
+    extra?: Parameters<Client['_onnotification']>[1],
+  ): void {
+    // Progress of a direct-lane call goes to its handler at once (so nothing waits for it below).
+    if (this.direct.progress(notification)) return;
+    super._onnotification(notification, extra);
+    if (this.notificationsInFlight) return;
+    this.notificationsInFlight = true;
+    setImmediate(() => {
+      this.notificationsInFlight = false;
+    });
+  }
+
   protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
     if (this.direct.settle(response)) return;
+    // The SDK hands a notification to its handler a microtask (or more) later, but settles a
+    // response at once, dropping the request's progress handler: a progress notification that
+    // arrived with the response (one stdio read, one chunk of a stream) would be lost. After a
+    // notification in the same turn, the response waits until the handlers have run.
+    if (this.notificationsInFlight) {
+      setImmediate(() => this.settle(response));
+      return;
+    }
+    this.settle(response);
+  }
+
+  private settle(response: JSONRPCResponse | JSONRPCErrorResponse): void {
     if ('result' in response && isCreatedTask(response.result)) {
       const { resultType: _resultType, ...task } = response.result;
       this.pendingTasks.set(response.id, task);
@@ -184,8 +230,9 @@ export class ProtocolClient extends Client {
 
   protected override _resolveNonCompleteResult(
     decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
-    flow: Parameters<Client['_resolveNonCompleteResult']>[1],
+    original: Parameters<Client['_resolveNonCompleteResult']>[1],
   ): Promise<unknown> {
+    const flow = withoutRoundProgress(original);
     const route = routeOf(flow.options);
     if (!route) return super._resolveNonCompleteResult(decoded, flow);
     this.router.markInputRequests(route, decoded.inputRequests);
@@ -198,11 +245,6 @@ export class ProtocolClient extends Client {
         return result;
       },
     });
-  }
-
-  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
-    if (this.direct.progress(notification)) return;
-    super._onnotification(notification, extra);
   }
 
   protected override _onclose(): void {

@@ -2,13 +2,14 @@
  * One server of a `connectMcp` connection, in one record: its entry, its supervised connection,
  * and how its tool list becomes registry tools. Built in order: the connection first, then the
  * caller on it (hooks and store included), then the tool records on the caller, which start
- * following the connection's tool lists last.
+ * following the connection's tool lists last. `relay` is the same caller for relays (a gateway):
+ * counted, hooked and supervised like every call, with no approval, checks or wrapping.
  */
-import type { Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ArgumentValidator, Logger, ToolRegistry, WrapToolResultOptions } from '@switchboard/core';
 import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
-import type { McpClientOptions } from './mcp-client.js';
-import { type ApproveCallback, toToolInput } from './mcp-tool.js';
+import type { CallToolOptions, McpClientOptions } from './mcp-client.js';
+import { type ApproveCallback, isRetrySafe, toToolInput } from './mcp-tool.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
 import {
   createServerConnection,
@@ -43,6 +44,8 @@ export interface ServerRecord {
   readonly connection: ServerConnection;
   /** Puts a tool list into the registry (`restored`: tools the store remembered, before connecting). */
   applyTools(tools: Tool[], restored?: boolean): void;
+  /** Calls a tool by its name on the server, counted and hooked like every call, its result as it came. */
+  relay(tool: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
 }
 
 /** Builds the record of one server (not connected yet). */
@@ -94,6 +97,24 @@ export function createServerRecord(
     shared.recorder.recordTools(name, current);
     shared.onToolsChanged?.(name, current);
   };
+  const relay = async (
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<CallToolResult> => {
+    const counter = shared.metrics.counter(name, tool);
+    const retrySafe = isRetrySafe(registry.getByOriginal(name, tool)?.annotations);
+    const started = performance.now();
+    let result: CallToolResult;
+    try {
+      result = await call(tool, args, options, retrySafe);
+    } catch (error) {
+      counter.record(performance.now() - started, true);
+      throw error;
+    }
+    counter.record(performance.now() - started, result.isError === true);
+    return result;
+  };
   connection.listen({
     tools: (tools) => applyTools(tools),
     gone: () => {
@@ -101,5 +122,5 @@ export function createServerRecord(
       shared.onToolsChanged?.(name, []);
     },
   });
-  return { name, entry, connection, applyTools };
+  return { name, entry, connection, applyTools, relay };
 }

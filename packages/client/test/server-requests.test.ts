@@ -88,6 +88,23 @@ describe('input-required results (2026-07-28)', () => {
   });
 });
 
+describe('input-required rounds and progress (2026-07-28)', () => {
+  it("onProgress gets the server's progress only, not the SDK driver's own round markers", async () => {
+    const modern = await httpServer('reject');
+    const connected = await client('x', { url: modern.url }, clientHandlers);
+    const updates: unknown[] = [];
+    const result = await connected.callTool(
+      'confirm',
+      { action: 'deploy' },
+      { onProgress: (update) => updates.push(update), onElicitation: answering(true) },
+    );
+    expect(textOf(result)).toBe('deploy: confirmed');
+    // Two rounds went to the server (the second with the answer), and it sent no progress.
+    expect(modern.requests.filter((request) => request.body?.params?.name === 'confirm')).toHaveLength(2);
+    expect(updates).toEqual([]);
+  });
+});
+
 describe('server requests (2025 era)', () => {
   it('over HTTP, each request goes to the call whose response stream carried it (server-everything)', async () => {
     const everything = await startEverythingHttp('streamableHttp');

@@ -23,6 +23,7 @@ export { ServerError, ServerErrorCode } from './errors/server-error.js';
 export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } from './gateway/gateway.js';
 export { createGateway } from './gateway/gateway.js';
 export type { GatewayUpstreamClient } from './gateway/gateway-catalog.js';
+export { gatewayConnectOptions } from './gateway/gateway-connect-options.js';
 export { isLoopbackHost } from './http/check-host-and-origin.js';
 export type {
   BearerAuthOptions,

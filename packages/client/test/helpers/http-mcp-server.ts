@@ -33,6 +33,8 @@ export interface SdkV2ServerOptions extends CreateMcpHandlerOptions {
   tasks?: boolean;
   /** Keep each request in `requests`. @default true */
   record?: boolean;
+  /** Serve this server (made per request) instead of the fixture's. */
+  factory?: () => unknown;
 }
 
 function readBody(request: http.IncomingMessage): Promise<Buffer> {
@@ -46,10 +48,11 @@ function readBody(request: http.IncomingMessage): Promise<Buffer> {
 
 /** Starts the test server of `fixtures/sdk-v2-server.mjs` behind `createMcpHandler`. */
 export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promise<RunningMcpServer> {
-  const { toolsTtlMs, tasks, record = true, ...handlerOptions } = options;
+  const { toolsTtlMs, tasks, record = true, factory, ...handlerOptions } = options;
   const taskStore = tasks ? createTaskStore() : undefined;
   const handler = createMcpHandler(
     () =>
+      (factory?.() as ReturnType<typeof buildServer>) ??
       buildServer({
         ...(toolsTtlMs === undefined ? {} : { toolsTtlMs }),
         ...(taskStore ? { tasks: taskStore } : {}),

@@ -2,7 +2,9 @@
  * The resources, resource templates and prompts of a gateway's upstream servers, as one resource
  * and prompt provider of the gateway's server: lists fan out to every connected upstream, reads
  * and gets are routed to the upstream that owns the URI or prompt, subscriptions are forwarded,
- * and upstream `list_changed` / `resources/updated` become events on the server's bus.
+ * and upstream `list_changed` / `resources/updated` (the client's change callbacks, from 2025
+ * notifications or 2026-07-28 `subscriptions/listen` streams) become events on the server's bus,
+ * which reach 2025 sessions as notifications and modern clients on their listen streams.
  *
  * Naming (why):
  * - Resource URIs are kept as the upstream gave them whenever exactly one upstream lists that URI
@@ -15,14 +17,10 @@
  * - Prompt names are namespaced like tools (core's `createToolName`, `mcp__<server>__<prompt>` by
  *   default): a prompt name is an identifier with no meaning outside its server.
  *
- * Lists are fetched live on each request (no cache to go stale): an upstream that is gone simply
- * stops contributing, and one that fails to list is logged and left out while the rest are served.
+ * Lists come from `upstream-lists.ts`: each upstream's wait is bounded (a slow or failing one is
+ * logged and left out while the rest are served), and a list is kept while its upstream promises
+ * to announce changes. An upstream that is gone simply stops contributing.
  */
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/core';
 import {
   type CompleteResult,
   type GetPromptResult,
@@ -30,7 +28,6 @@ import {
   type ReadResourceResult,
   type Resource,
   type ResourceTemplateType as ResourceTemplate,
-  type ServerCapabilities,
   type ServerEventBus,
   UriTemplate,
 } from '@modelcontextprotocol/server';
@@ -38,6 +35,7 @@ import type { McpClient } from '@switchboard/client';
 import { createToolName, type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
 import type { CompletionArgument, PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import { type UpstreamListKind, UpstreamLists } from './upstream-lists.js';
 
 /** What the gateway needs of one upstream server's client (an `McpClient` of `@switchboard/client` fits). */
 export type GatewayUpstreamClient = Pick<
@@ -54,11 +52,12 @@ export type GatewayUpstreamClient = Pick<
       | 'complete'
       | 'onClose'
       | 'callTool'
+      | 'era'
+      | 'onResourcesChanged'
+      | 'onPromptsChanged'
+      | 'onResourceUpdated'
     >
-  > & {
-    /** The SDK client, used to receive the upstream's `list_changed` and `resources/updated`. */
-    readonly sdkClient?: { setNotificationHandler(...args: never[]): void };
-  };
+  >;
 
 /** Where the catalog finds the upstream servers. */
 export interface GatewayCatalogSource {
@@ -77,6 +76,8 @@ export interface GatewayCatalogOptions {
   bus: ServerEventBus;
   /** Naming of prompts (as for tools). @default core's default naming */
   naming?: ToolNamingOptions;
+  /** How long one upstream may take to answer a list before it is left out of that answer. @default 5000 */
+  listTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -90,69 +91,6 @@ interface Route {
 }
 
 const serverPrefixSeparator = '+';
-
-/** What one catalog wants to hear from an upstream's notifications. */
-interface UpstreamListener {
-  listsChanged(kinds: { resources: boolean; prompts: boolean }): void;
-  resourceUpdated(server: string, uri: string): void;
-}
-
-type NotificationTarget = NonNullable<GatewayUpstreamClient['sdkClient']>;
-
-// Per SDK client, the catalogs listening to it: an SDK client holds one handler per notification,
-// and several gateways may serve one `connectMcp` set.
-const listenersBySdkClient = new WeakMap<NotificationTarget, Set<UpstreamListener>>();
-
-/** Registers a notification handler on an SDK client of either major version (v2: by method, v1: by schema). */
-function onUpstreamNotification(
-  sdk: NotificationTarget,
-  method: string,
-  schema: unknown,
-  handler: (notification: { params?: Record<string, unknown> }) => void,
-): void {
-  const register = sdk.setNotificationHandler as (key: unknown, handler: unknown) => void;
-  try {
-    register.call(sdk, method, handler);
-  } catch {
-    // SDK v1 takes the notification's schema instead of its method.
-    register.call(sdk, schema, handler);
-  }
-}
-
-function upstreamListeners(server: string, sdk: NotificationTarget): Set<UpstreamListener> {
-  let listeners = listenersBySdkClient.get(sdk);
-  if (listeners !== undefined) return listeners;
-  const created = new Set<UpstreamListener>();
-  listeners = created;
-  listenersBySdkClient.set(sdk, created);
-  onUpstreamNotification(
-    sdk,
-    'notifications/resources/list_changed',
-    ResourceListChangedNotificationSchema,
-    () => {
-      for (const listener of created) listener.listsChanged({ resources: true, prompts: false });
-    },
-  );
-  onUpstreamNotification(
-    sdk,
-    'notifications/prompts/list_changed',
-    PromptListChangedNotificationSchema,
-    () => {
-      for (const listener of created) listener.listsChanged({ resources: false, prompts: true });
-    },
-  );
-  // connectMcp's clients have no resource-updated listener of their own; the gateway takes it.
-  onUpstreamNotification(
-    sdk,
-    'notifications/resources/updated',
-    ResourceUpdatedNotificationSchema,
-    (notification) => {
-      const uri = notification.params?.uri;
-      if (typeof uri === 'string') for (const listener of created) listener.resourceUpdated(server, uri);
-    },
-  );
-  return created;
-}
 
 /** The error of upstream `server` failing `operation` on `target`: its JSON-RPC code kept, the server named. */
 export function upstreamError(
@@ -184,7 +122,8 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
   readonly subscribable = true;
   readonly #options: GatewayCatalogOptions;
   readonly #hookedClients = new WeakSet<object>();
-  readonly #hooked = new Set<Set<UpstreamListener>>();
+  readonly #unhooks: Array<() => void> = [];
+  readonly #lists: UpstreamLists;
   readonly #resourceRoutes = new Map<string, Route>();
   readonly #templateRoutes: Array<{
     exposed: string;
@@ -193,21 +132,12 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     prefixed: boolean;
   }> = [];
   readonly #promptRoutes = new Map<string, Route>();
-  readonly #listener: UpstreamListener;
   #known = new Map<string, GatewayUpstreamClient>();
   #syncScheduled = false;
 
   constructor(options: GatewayCatalogOptions) {
     this.#options = options;
-    this.#listener = {
-      listsChanged: (kinds) => this.#listsChanged(kinds),
-      resourceUpdated: (server, upstreamUri) => {
-        for (const uri of [upstreamUri, `${server}${serverPrefixSeparator}${upstreamUri}`]) {
-          if (this.#routeOf(uri)?.server === server)
-            this.#options.bus.publish({ kind: 'resource_updated', uri });
-        }
-      },
-    };
+    this.#lists = new UpstreamLists({ timeoutMs: options.listTimeoutMs ?? 5000, logger: options.logger });
     this.#known = this.#upstreams();
   }
 
@@ -222,20 +152,20 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
         current.size !== this.#known.size ||
         [...current].some(([server, client]) => this.#known.get(server) !== client);
       this.#known = current;
+      this.#lists.retain(new Set(current.keys()));
       if (changed) this.#listsChanged({ resources: true, prompts: true });
     });
   }
 
-  /** Stops listening to upstream notifications. */
+  /** Stops listening to upstream changes. */
   close(): void {
-    for (const listeners of this.#hooked) listeners.delete(this.#listener);
-    this.#hooked.clear();
+    for (const unhook of this.#unhooks.splice(0)) unhook();
   }
 
   async listResources(): Promise<Resource[]> {
     if (!this.#options.resources) return [];
     const entries = exposeUris(
-      await this.#gather('resources', 'resources/list', (client) => client.listResources()),
+      await this.#gather('resources', (client) => client.listResources()),
       (resource) => resource.uri,
     );
     this.#resourceRoutes.clear();
@@ -248,7 +178,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.#options.resources) return [];
     const entries = exposeUris(
-      await this.#gather('resources', 'resources/templates/list', (client) => client.listResourceTemplates()),
+      await this.#gather('resourceTemplates', (client) => client.listResourceTemplates()),
       (template) => template.uriTemplate,
     );
     this.#templateRoutes.length = 0;
@@ -315,7 +245,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   async listPrompts(): Promise<Prompt[]> {
     if (!this.#options.prompts) return [];
-    const entries = await this.#gather('prompts', 'prompts/list', (client) => client.listPrompts());
+    const entries = await this.#gather('prompts', (client) => client.listPrompts());
     this.#promptRoutes.clear();
     return entries.map(({ server, item }) => {
       const base = createToolName({ server, tool: item.name }, this.#options.naming);
@@ -414,16 +344,30 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     return result;
   }
 
+  /** Follows one upstream client's changes (once per client: a reconnect brings a new one). */
   #hook(server: string, client: GatewayUpstreamClient): void {
-    if (!this.#hookedClients.has(client)) {
-      this.#hookedClients.add(client);
-      client.onClose?.(() => this.sync());
+    if (this.#hookedClients.has(client)) return;
+    this.#hookedClients.add(client);
+    const unhooks = [
+      client.onClose?.(() => this.sync()),
+      client.onResourcesChanged?.(() => {
+        this.#lists.changed(server, 'resources');
+        this.#listsChanged({ resources: true, prompts: false });
+      }),
+      client.onPromptsChanged?.(() => {
+        this.#lists.changed(server, 'prompts');
+        this.#listsChanged({ resources: false, prompts: true });
+      }),
+      client.onResourceUpdated?.((uri) => this.#resourceUpdated(server, uri)),
+    ];
+    for (const unhook of unhooks) if (unhook !== undefined) this.#unhooks.push(unhook);
+  }
+
+  /** A subscribed upstream resource changed: tell the clients, under each URI it is served as. */
+  #resourceUpdated(server: string, upstreamUri: string): void {
+    for (const uri of [upstreamUri, `${server}${serverPrefixSeparator}${upstreamUri}`]) {
+      if (this.#routeOf(uri)?.server === server) this.#options.bus.publish({ kind: 'resource_updated', uri });
     }
-    const sdk = client.sdkClient;
-    if (sdk === undefined) return;
-    const listeners = upstreamListeners(server, sdk);
-    listeners.add(this.#listener);
-    this.#hooked.add(listeners);
   }
 
   #listsChanged(kinds: { resources: boolean; prompts: boolean }): void {
@@ -432,27 +376,12 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     if (kinds.prompts && this.#options.prompts) this.#options.bus.publish({ kind: 'prompts_list_changed' });
   }
 
-  /** Fans `list` out to every upstream that may have `capability`; failures are logged and left out. */
-  async #gather<T>(
-    capability: keyof ServerCapabilities,
-    operation: string,
+  /** Every upstream's items of `kind` (bounded per upstream, cached where its upstream allows). */
+  #gather<T>(
+    kind: UpstreamListKind,
     list: (client: GatewayUpstreamClient) => Promise<T[]>,
   ): Promise<Array<{ server: string; item: T }>> {
-    const results = await Promise.all(
-      [...this.#upstreams()].map(async ([server, client]) => {
-        if (client.capabilities !== undefined && client.capabilities[capability] === undefined) return [];
-        try {
-          return (await list(client)).map((item) => ({ server, item }));
-        } catch (error) {
-          this.#options.logger.warn(
-            { server, operation, error: error instanceof Error ? error.message : String(error) },
-            `gateway: ${operation} of upstream "${server}" failed; serving the others`,
-          );
-          return [];
-        }
-      }),
-    );
-    return results.flat();
+    return this.#lists.gather(kind, this.#upstreams(), list as never);
   }
 
   /** The upstream of an exposed URI from the latest lists, or from an explicit `<server>+` prefix. */

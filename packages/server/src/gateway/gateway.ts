@@ -1,22 +1,32 @@
 /**
  * `createGateway`: the tools of many upstream MCP servers (a `@switchboard/client` `connectMcp`
- * set) served as one MCP server, namespaced, in both protocol eras. Calls are relayed to the
- * upstream as they are: the `CallToolResult` comes back exactly as the upstream sent it (content
- * blocks, `structuredContent`, `isError`, `_meta`), whatever options the set was created with.
- * Upstream `list_changed` flows through the registry; progress and cancellation are forwarded per
- * call; with a tool selector the gateway serves `discover_tools` plus the tools discovered so far.
- * The upstreams' resources, resource templates and prompts are served too (`gateway-catalog.ts`).
+ * set) served as one MCP server, namespaced, in both protocol eras, to clients of both eras. Calls
+ * are relayed to the upstream as they are (`relay-tool-call.ts`): the `CallToolResult` comes back
+ * exactly as the upstream sent it (content blocks, `structuredContent`, `isError`, `_meta`),
+ * whatever options the set was created with. What crosses the bridge per call, whatever the eras
+ * on either side: cancellation, progress (`forward-progress.ts`), and the upstream's elicitation,
+ * sampling and roots requests, asked of the downstream client (`forward-client-requests.ts`).
+ * Upstream `list_changed` flows through the registry; with a tool selector the gateway serves
+ * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
+ * and prompts are served too (`gateway-catalog.ts`).
  */
-import { InMemoryServerEventBus, ProtocolError } from '@modelcontextprotocol/server';
-import { type ConnectMcpOptions, connectMcp, type McpServers } from '@switchboard/client';
+import { type CallToolResult, InMemoryServerEventBus } from '@modelcontextprotocol/server';
+import {
+  type CallToolOptions,
+  type ConnectMcpOptions,
+  connectMcp,
+  type McpServers,
+} from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
-import { createToolRegistry, SwitchboardError, silentLogger } from '@switchboard/core';
+import { createToolRegistry, silentLogger } from '@switchboard/core';
 import { republishTool } from '../catalog/republish-tool.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
-import type { ToolContext } from '../tools/define-tool.js';
+import type { RequestStateOptions } from '../tools/request-state-seal.js';
 import { createDiscoverTool } from './discover-tool.js';
 import { GatewayCatalog, type GatewayUpstreamClient } from './gateway-catalog.js';
+import { gatewayConnectOptions } from './gateway-connect-options.js';
+import { relayingExecute } from './relay-tool-call.js';
 
 /** The part of a `connectMcp` result the gateway needs (so any compatible set works). */
 export interface GatewayClients {
@@ -31,6 +41,17 @@ export interface GatewayClients {
    * relayed unchanged), and it serves the upstream's resources and prompts.
    */
   client?(server: string): GatewayUpstreamClient | undefined;
+  /**
+   * Calls a tool of one upstream by its name there, returning its `CallToolResult` unchanged and
+   * counting the call as the set counts every call (a `connectMcp` set: metrics, store usage,
+   * `afterToolCall`). Without it, calls go to `client(server).callTool` uncounted.
+   */
+  relayTool?(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<CallToolResult>;
 }
 
 /** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
@@ -69,6 +90,18 @@ export interface GatewayOptions {
   resources?: boolean;
   /** Serve the upstreams' prompts, namespaced like tools (`mcp__<server>__<prompt>`). @default true */
   prompts?: boolean;
+  /**
+   * How long one upstream may take to answer a resource, template or prompt list before the
+   * gateway answers without its items (logged), so one slow upstream cannot stall every list.
+   * @default 5000
+   */
+  upstreamListTimeoutMs?: number;
+  /**
+   * Sealing of the `requestState` of 2026-07-28 calls that wait for the downstream client, and
+   * how long such a call waits for its retry before the upstream call is cancelled.
+   * @default a random key per process, 600 s
+   */
+  requestState?: RequestStateOptions;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -80,53 +113,6 @@ export interface Gateway extends McpServer {
   readonly clients: GatewayClients;
   /** Closes sessions, and the upstream set when the gateway opened it. */
   close(): Promise<void>;
-}
-
-/** The options an upstream call gets: cancellation, and progress relayed to the downstream call. */
-function upstreamCallOptions(options: Record<string, unknown> | undefined): Record<string, unknown> {
-  const context = options?.toolContext as ToolContext | undefined;
-  const signal = options?.signal as AbortSignal | undefined;
-  return {
-    ...(signal !== undefined ? { signal } : {}),
-    ...(context !== undefined
-      ? {
-          onProgress: (progress: { progress: number; total?: number; message?: string }) => {
-            void context.progress(progress.progress, progress.total, progress.message);
-          },
-          resetTimeoutOnProgress: true,
-        }
-      : {}),
-  };
-}
-
-/** An upstream's JSON-RPC error, relayed with its own code; other failures stay tool failures. */
-function relayedError(tool: RegisteredTool, error: unknown): unknown {
-  const wireCode = SwitchboardError.isInstance(error) ? error.context.jsonRpcCode : undefined;
-  if (typeof wireCode !== 'number') return error;
-  return new ProtocolError(
-    wireCode,
-    `${error instanceof Error ? error.message : String(error)} (upstream MCP server "${tool.server}", tool "${tool.originalName}")`,
-  );
-}
-
-/** The relaying execute of an upstream tool. */
-function relayingExecute(
-  tool: RegisteredTool,
-  clients: GatewayClients,
-): NonNullable<RegisteredTool['execute']> {
-  return async (args, options) => {
-    const callOptions = upstreamCallOptions(options as Record<string, unknown> | undefined);
-    const client = clients.client?.(tool.server);
-    try {
-      // The upstream's own answer, unchanged (a set's registry tools may wrap results for models).
-      if (client?.callTool !== undefined) return await client.callTool(tool.originalName, args, callOptions);
-      if (tool.execute === undefined)
-        throw new Error(`Upstream tool "${tool.name}" cannot be run (it has no execute).`);
-      return await tool.execute(args, callOptions);
-    } catch (error) {
-      throw relayedError(tool, error);
-    }
-  };
 }
 
 /** The server behind {@link createGateway}. */
@@ -155,6 +141,7 @@ class GatewayServer extends DefaultMcpServer implements Gateway {
       bus,
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
+      ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
       ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
       ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
     });
@@ -171,7 +158,7 @@ class GatewayServer extends DefaultMcpServer implements Gateway {
     const upstream = this.clients.registry;
     const exposed = new Map<string, RegisteredTool>();
     const expose = (tool: RegisteredTool) => {
-      served.register(republishTool(tool, relayingExecute(tool, this.clients)));
+      served.register(republishTool(tool, relayingExecute(tool, this.clients, this.logger)));
       exposed.set(tool.name, tool);
     };
     const selector = options.selector;
@@ -229,6 +216,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const userOnLog = options.connectOptions?.onLog;
     clients = await connectMcp(options.config, {
       logger,
+      // Upstreams may ask the downstream client for input: declared to them, answered per call.
+      ...gatewayConnectOptions(),
       ...(options.allowApprovalTools ? { approve: async () => true } : {}),
       ...options.connectOptions,
       // Upstream log messages reach downstream clients, tagged with the upstream server's name.
@@ -258,6 +247,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     prompts: options.prompts ?? true,
     bus,
     logger,
+    ...(options.upstreamListTimeoutMs !== undefined ? { listTimeoutMs: options.upstreamListTimeoutMs } : {}),
   });
   server = new GatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
   return server;

@@ -1,17 +1,20 @@
 /**
  * Runs parked between rounds of a 2026-07-28 multi-round call, by id. The id travels (sealed) in
- * the `requestState` the client echoes; a run not resumed in time is abandoned and its tool
- * aborted. Memory of one process: a retry that reaches another process (or this one after a
+ * the `requestState` the client echoes; a run not resumed in time has its tool aborted, then its
+ * open questions fail. Memory of one process: a retry that reaches another process (or this one after a
  * restart) finds nothing and is told so.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallAbort } from './call-abort.js';
 import type { SuspendableRun } from './suspendable-run.js';
+import type { ToolCallContext } from './tool-context.js';
 
 /** A parked run and what it belongs to. */
 export interface SuspendedCall {
   run: SuspendableRun;
   abort: CallAbort;
+  /** The run's context: a retry points its progress and logs at its own stream. */
+  context: ToolCallContext;
   /** The method and target it was parked for (a retry must name the same). */
   method: string;
   target: string;
@@ -32,8 +35,10 @@ export class SuspendedCalls {
     const timer = setTimeout(() => {
       this.#calls.delete(id);
       const reason = new Error(`The client did not answer within ${this.#ttlMs} ms; the call was abandoned.`);
-      call.run.abandon(reason);
+      // Cancelled before its questions fail: a tool relaying to an upstream (a gateway) cancels
+      // the upstream call, rather than letting it finish on a refused question.
       call.abort.abort(reason);
+      call.run.abandon(reason);
     }, this.#ttlMs);
     timer.unref();
     this.#calls.set(id, { call, timer });
@@ -60,8 +65,8 @@ export class SuspendedCalls {
       clearTimeout(timer);
       this.#calls.delete(id);
       const reason = new Error('The server is shutting down.');
-      call.run.abandon(reason);
       call.abort.abort(reason);
+      call.run.abandon(reason);
     }
   }
 }

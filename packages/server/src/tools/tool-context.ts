@@ -1,8 +1,12 @@
 /**
  * The one builder of a tool's context, for every era and transport: a 2025 session, 2025
  * stateless HTTP, a 2026-07-28 request, stdio, REST and `callTool` all make their context here.
- * Progress and logs go out on the request's channel (logs filtered by the level the era defines);
- * client input goes through the channel the caller chose (see `client-input-channel.ts`).
+ * Progress and logs go out on the channel of the request the call is answering (logs filtered by
+ * the level the era defines), and nowhere once the call was answered. A suspended 2026-07-28 run
+ * sends nothing while parked; once a retry resumes it, its progress and logs go out on the
+ * retry's stream with the retry's `progressToken` and log level (`follow`). Progress that does
+ * not increase (the spec requires it to) is dropped. Client input goes through the channel the
+ * caller chose (see `client-input-channel.ts`).
  */
 import type {
   ClientCapabilities,
@@ -37,6 +41,11 @@ const goOn = () => Promise.resolve();
 
 const noClientCapabilities: ClientCapabilities = Object.freeze({});
 
+/** The progress token a request asked for, if any. */
+function progressTokenOf(request: InboundRequest): ProgressToken | undefined {
+  return (request.params?._meta as { progressToken?: ProgressToken } | undefined)?.progressToken;
+}
+
 /** The level a request's logs must reach: the era decides where the client said so. */
 function logThreshold(request: InboundRequest): LoggingLevel | undefined | null {
   if (request.era === 'modern') return request.envelope?.logLevel ?? null;
@@ -63,6 +72,12 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   readonly closeResponseStream: () => void;
   readonly continueAsTask: () => Promise<void>;
 
+  /** The request whose channel progress and logs go to; undefined while the run is parked. */
+  #answering: InboundRequest | undefined;
+  #progressToken: ProgressToken | undefined;
+  /** The last progress sent with the current token (the spec: each one must be greater). */
+  #lastProgress = Number.NEGATIVE_INFINITY;
+
   constructor(scope: ToolContextScope, abort: CallAbort) {
     super(abort);
     const { request, inputs } = scope;
@@ -76,12 +91,17 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
     if (sessionId !== undefined) this.sessionId = sessionId;
     if (scope.inputResponses !== undefined) this.inputResponses = scope.inputResponses;
     if (scope.requestState !== undefined) this.requestState = scope.requestState;
-    const channel = request.channel;
-    const progressToken = (request.params?._meta as { progressToken?: ProgressToken } | undefined)
-      ?.progressToken;
+    this.#answering = request;
+    this.#progressToken = progressTokenOf(request);
     this.progress = async (progress, total, message) => {
-      if (progressToken === undefined || abort.aborted) return;
-      channel.notify({
+      const answering = this.#answering;
+      const progressToken = this.#progressToken;
+      if (answering === undefined || progressToken === undefined || abort.aborted) return;
+      // A value that does not increase is dropped: a relayed upstream whose retry legs count
+      // again from the start must not make the client's progress go backwards.
+      if (!(progress > this.#lastProgress)) return;
+      this.#lastProgress = progress;
+      answering.channel.notify({
         jsonrpc: '2.0',
         method: 'notifications/progress',
         params: {
@@ -93,11 +113,12 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
       });
     };
     this.log = async (level, data, logger) => {
-      if (abort.aborted) return;
-      const threshold = logThreshold(request);
+      const answering = this.#answering;
+      if (answering === undefined || abort.aborted) return;
+      const threshold = logThreshold(answering);
       // null: the era says no logs for this request (2026-07-28 without a logLevel).
       if (threshold === null || !passesLogLevel(level, threshold)) return;
-      channel.notify({
+      answering.channel.notify({
         jsonrpc: '2.0',
         method: 'notifications/message',
         params: { level, data, ...(logger !== undefined ? { logger } : {}) },
@@ -114,8 +135,19 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
         params: params as Record<string, unknown>,
       }) as Promise<CreateMessageResult>;
     this.listRoots = () => inputs.ask({ method: 'roots/list' }) as Promise<ListRootsResult>;
-    this.closeResponseStream = () => channel.closeStream?.();
+    this.closeResponseStream = () => this.#answering?.channel.closeStream?.();
     this.continueAsTask = scope.continueAsTask ?? goOn;
+  }
+
+  /**
+   * Points progress and logs at the request the call answers now: a retry that resumed the
+   * suspended run, or none once the call was answered (or while it is parked: the stream of the
+   * round that answered input-required is closed, and a retry may never come).
+   */
+  follow(request: InboundRequest | undefined): void {
+    this.#answering = request;
+    this.#progressToken = request === undefined ? undefined : progressTokenOf(request);
+    this.#lastProgress = Number.NEGATIVE_INFINITY;
   }
 }
 

@@ -23,8 +23,9 @@ import {
 import type { ToolReturnValue } from './define-tool.js';
 import { answerInputRequired, isInputRequired, modernInputRequired, type RoundInput } from './multi-round.js';
 import { type RunEvent, SuspendableRun } from './suspendable-run.js';
+import type { SuspendedCall } from './suspended-calls.js';
 import { isPromiseLike, toCallToolResult, toErrorResult } from './to-call-tool-result.js';
-import { createToolContext } from './tool-context.js';
+import { createToolContext, type ToolCallContext } from './tool-context.js';
 import { ToolExecuteOptions } from './tool-execute-options.js';
 
 const isMissingCapability = (error: unknown): boolean =>
@@ -96,22 +97,31 @@ export class ToolInvocation {
     try {
       value = this.#execute(context);
     } catch (error) {
+      context.follow(undefined);
       return this.#failed(error);
     }
     escalation?.follow(value);
     if (!isPromiseLike(value)) {
+      // Answered now: progress or logs the tool sends later (a timer) have no stream to go to.
+      context.follow(undefined);
       return escalation?.task !== undefined
         ? taskAnswer(escalation.task)
         : this.#finish(value as ToolReturnValue);
     }
     if (run === undefined) {
       return Promise.resolve(value).then(
-        (settled) => this.#finish(settled as ToolReturnValue),
-        (error) => this.#failed(error),
+        (settled) => {
+          context.follow(undefined);
+          return this.#finish(settled as ToolReturnValue);
+        },
+        (error) => {
+          context.follow(undefined);
+          return this.#failed(error);
+        },
       );
     }
     run.follow(value);
-    return run.next().then((event) => this.#onEvent(event, run));
+    return run.next().then((event) => this.#onEvent(event, run, context));
   }
 
   /**
@@ -159,15 +169,16 @@ export class ToolInvocation {
     );
   }
 
-  /** Resumes a parked run with a retry's answers (`abort`: the cancellation the run follows). */
-  resume(
-    run: SuspendableRun,
-    abort: CallAbort,
-    responses: Record<string, unknown> | undefined,
-  ): Promise<Result> {
+  /**
+   * Resumes a parked run with a retry's answers: the run goes on following the first round's
+   * cancellation, and its progress and logs go out on this retry's stream from now on.
+   */
+  resume(parked: SuspendedCall, responses: Record<string, unknown> | undefined): Promise<Result> {
+    const { run, abort, context } = parked;
     this.#runAbort = abort;
+    context.follow(this.#request);
     run.answer(responses);
-    return run.next().then((event) => this.#onEvent(event, run));
+    return run.next().then((event) => this.#onEvent(event, run, context));
   }
 
   #legacyInputs(): ClientInputChannel {
@@ -177,7 +188,7 @@ export class ToolInvocation {
       : sessionInputChannel(session, this.#request.id, this.#request.abort);
   }
 
-  #execute(context: ReturnType<typeof createToolContext>): unknown {
+  #execute(context: ToolCallContext): unknown {
     const { local, registered } = this.#tool;
     if (local !== undefined) {
       return local.execute(
@@ -191,13 +202,22 @@ export class ToolInvocation {
     return registered.execute(this.#args, new ToolExecuteOptions(this.#request.abort, context));
   }
 
-  async #onEvent(event: RunEvent, run: SuspendableRun): Promise<Result> {
+  async #onEvent(event: RunEvent, run: SuspendableRun, context: ToolCallContext): Promise<Result> {
+    // This round's stream ends with its answer: progress and logs have nowhere to go after it
+    // (until a retry resumes a parked run).
+    context.follow(undefined);
     if (event.kind === 'task') return taskAnswer(event.task as TaskRecord);
     if (event.kind === 'done') return this.#finish(event.value as ToolReturnValue);
     if (event.kind === 'failed') return this.#failed(event.error);
     // The tool waits for the client: park it, and answer with its questions and a sealed handle.
     const name = this.#tool.registered.name;
-    const id = this.#scope.suspended.park({ run, abort: this.#runAbort, method: 'tools/call', target: name });
+    const id = this.#scope.suspended.park({
+      run,
+      abort: this.#runAbort,
+      context,
+      method: 'tools/call',
+      target: name,
+    });
     return modernInputRequired(event.requests, { m: 'tools/call', t: name, r: id }, this.#scope.seal);
   }
 

@@ -82,5 +82,5 @@ async function resumeToolCall(
     request.abort.signal.addEventListener('abort', () => parked.abort.abort(request.abort.signal.reason), {
       once: true,
     });
-  return invocation.resume(parked.run, parked.abort, retry?.responses);
+  return invocation.resume(parked, retry?.responses);
 }

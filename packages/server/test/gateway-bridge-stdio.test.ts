@@ -1,0 +1,99 @@
+/**
+ * The bridge when the gateway itself is served over stdio (a child process its client spawns):
+ * a 2026-07-28 client (SDK v2 pinned) and a 2025 client (SDK v1) answer what 2025 and
+ * 2026-07-28-only upstreams ask, and get the upstream's progress.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { scriptedAnswers } from './fixtures/downstream-clients.js';
+import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
+import { type SdkV2Upstream, startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
+
+const script = fileURLToPath(new URL('./fixtures/gateway-stdio.ts', import.meta.url));
+
+let modernOnly: SdkV2Upstream;
+let legacyV1: SdkV1Upstream;
+let spawnOptions: { command: string; args: string[]; env: Record<string, string>; stderr: 'ignore' };
+
+beforeAll(async () => {
+  [modernOnly, legacyV1] = await Promise.all([startSdkV2Upstream('reject'), startSdkV1Upstream()]);
+  spawnOptions = {
+    command: process.execPath,
+    args: ['--import', 'tsx', script],
+    env: {
+      ...(process.env as Record<string, string>),
+      GATEWAY_UPSTREAMS: JSON.stringify({ modern: { url: modernOnly.url }, v1: { url: legacyV1.url } }),
+    },
+    stderr: 'ignore',
+  };
+});
+
+afterAll(async () => {
+  await Promise.all([modernOnly?.close(), legacyV1?.close()]);
+});
+
+type Update = { progress: number; message?: string };
+
+describe('a gateway served over stdio', () => {
+  test('2026-07-28 client: elicitation from both upstreams, and progress after the answer', async () => {
+    const client = new V2Client(
+      { name: 'stdio-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return scriptedAnswers.elicit as never;
+    });
+    await client.connect(new V2Stdio(spawnOptions));
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const fromV1 = await client.callTool({ name: 'mcp__v1__ask', arguments: {} });
+      expect(fromV1.structuredContent).toEqual({ action: 'accept', name: 'Ada' });
+      const fromModern = await client.callTool({ name: 'mcp__modern__ask_name', arguments: {} });
+      expect(fromModern.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+      const updates: Update[] = [];
+      await client.callTool({ name: 'mcp__v1__ask_then_work', arguments: {} }, {
+        onprogress: (update: Update) => updates.push(update),
+      } as never);
+      expect(
+        updates.map((update) => update.message).filter((message) => String(message).startsWith('upstream')),
+      ).toEqual(['upstream step 1', 'upstream step 2', 'upstream step 3']);
+      expect(asked).toEqual(['Your name?', 'Your name?', 'Who asks?']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  test('2025 client: elicitation from both upstreams, and progress', async () => {
+    const client = new V1Client(
+      { name: 'stdio-v1', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return scriptedAnswers.elicit as never;
+    });
+    await client.connect(new V1Stdio(spawnOptions));
+    try {
+      const fromV1 = await client.callTool({ name: 'mcp__v1__ask', arguments: {} });
+      expect(fromV1.structuredContent).toEqual({ action: 'accept', name: 'Ada' });
+      const fromModern = await client.callTool({ name: 'mcp__modern__ask_name', arguments: {} });
+      expect(fromModern.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+      const updates: Update[] = [];
+      await client.callTool({ name: 'mcp__modern__slow', arguments: { steps: 3 } }, undefined, {
+        onprogress: (update) => updates.push(update),
+      });
+      expect(updates.map((update) => update.progress)).toEqual([1, 2, 3]);
+      expect(asked).toEqual(['Your name?', 'Your name?']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
