@@ -116,10 +116,24 @@ export class DirectToolCalls {
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       this.arm(id, entry);
+      // A response stream that ends before the answer (and cannot be resumed) loses the request
+      // (2026-07-28: the client must send it anew): fail it now rather than at its deadline.
+      const streamEnded = () => {
+        if (this.finish(id)) {
+          reject(
+            new SdkError(
+              SdkErrorCode.ConnectionClosed,
+              'the response stream ended before the answer arrived',
+            ),
+          );
+        }
+      };
       transport
         .send(
           { jsonrpc: '2.0', id, ...request },
-          streamAbort === undefined ? undefined : { requestSignal: streamAbort.signal },
+          streamAbort === undefined
+            ? { onRequestStreamEnd: streamEnded }
+            : { requestSignal: streamAbort.signal, onRequestStreamEnd: streamEnded },
         )
         .catch((error: unknown) => {
           if (this.finish(id)) reject(error);

@@ -1,6 +1,8 @@
 // Plain tool calls go on the client's direct lane (direct-tool-calls.ts), beside the SDK's request
 // funnel: these tests pin that it behaves as the funnel does — progress, cancellation the server
 // sees, deadlines, results as the server sent them — in both eras and over HTTP and stdio.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, type McpClient } from '../src/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
@@ -124,6 +126,54 @@ describe('the direct call lane', () => {
     await expect(call).rejects.toMatchObject({
       code: 'CONNECTION_CLOSED',
       context: { server: 'everything' },
+    });
+  });
+});
+
+describe('a response stream that ends before the answer', () => {
+  it('fails the call at once with CONNECTION_CLOSED instead of waiting for its deadline', async () => {
+    // A 2025-era server that opens an SSE answer to tools/call and closes it with nothing in it
+    // (no event id to resume from): the request is lost, and the caller must learn it now.
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        const message = JSON.parse(body || '{}') as { id?: number; method?: string };
+        const answer = (result: unknown) => {
+          response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'one' });
+          response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        };
+        if (message.method === 'initialize') {
+          answer({
+            protocolVersion: '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'drop', version: '1' },
+          });
+        } else if (message.method === 'tools/list') {
+          answer({ tools: [{ name: 'drop', inputSchema: { type: 'object' } }] });
+        } else if (message.method === 'tools/call') {
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.end();
+        } else if (message.id === undefined) {
+          response.writeHead(202).end();
+        } else {
+          // server/discover and anything else: a 2025 server's plain refusal.
+          response.writeHead(400, { 'content-type': 'text/plain' }).end('Bad Request');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as AddressInfo;
+    const client = await createMcpClient('drop', { url: `http://127.0.0.1:${port}/mcp` });
+    cleanups.push(() => client.close());
+    expect(client.era).toBe('legacy');
+    // Without the stream-end signal the call would wait out its deadline, past the test's own.
+    await expect(client.callTool('drop', {}, { timeoutMs: 600_000 })).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      context: { server: 'drop', tool: 'drop' },
     });
   });
 });
