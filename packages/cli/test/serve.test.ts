@@ -9,6 +9,7 @@ import {
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpClient } from '@switchboard/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, serverScript } from './run-cli-helper.js';
@@ -138,6 +139,81 @@ describe('switchboard serve', () => {
       }
     } finally {
       await Promise.allSettled([legacy.close(), modern.close(), direct.close()]);
+      child.kill('SIGKILL');
+    }
+  });
+
+  it("lets server-everything's elicitation and sampling requests reach the downstream client of each era", async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
+      env: { ...sandbox.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const asked: string[] = [];
+    const handlers = {
+      elicitation: { form: {} },
+      sampling: {},
+    };
+    const modern = new ModernClient(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: handlers },
+    );
+    modern.setRequestHandler('elicitation/create', (request) => {
+      asked.push(`modern elicitation: ${request.params.message}`);
+      return { action: 'accept', content: { color: 'red' } };
+    });
+    modern.setRequestHandler('sampling/createMessage', () => {
+      asked.push('modern sampling');
+      return { role: 'assistant', model: 'scripted', content: { type: 'text', text: 'sampled downstream' } };
+    });
+    try {
+      const [, url] = await waitForLine(child, /on (http:\/\/\S+)/);
+      await modern.connect(new ModernTransport(new URL(url!)));
+      const tools = (await modern.listTools()).tools.map((tool) => tool.name);
+      expect(tools).toContain('mcp__everything__trigger-elicitation-request');
+      const elicited = await modern.callTool({
+        name: 'mcp__everything__trigger-elicitation-request',
+        arguments: {},
+      });
+      expect(elicited.isError).not.toBe(true);
+      expect(JSON.stringify(elicited.content)).toContain('red');
+      const sampled = await modern.callTool({
+        name: 'mcp__everything__trigger-sampling-request',
+        arguments: { prompt: 'hello', maxTokens: 20 },
+      });
+      expect(JSON.stringify(sampled.content)).toContain('sampled downstream');
+      expect(asked).toEqual([expect.stringMatching(/^modern elicitation: /), 'modern sampling']);
+
+      // A 2025-11-25 client on the same URL: the same requests arrive pushed on its session.
+      const legacy = new LegacyClient(
+        { name: 'sdk-v1', version: '1.0.0' },
+        { capabilities: { elicitation: {}, sampling: {} } },
+      );
+      legacy.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked.push(`legacy elicitation: ${request.params.message}`);
+        return { action: 'accept', content: { color: 'blue' } };
+      });
+      legacy.setRequestHandler(CreateMessageRequestSchema, () => {
+        asked.push('legacy sampling');
+        return { role: 'assistant', model: 'scripted', content: { type: 'text', text: 'sampled by v1' } };
+      });
+      await legacy.connect(new LegacyTransport(new URL(url!)));
+      try {
+        const elicitedLegacy = await legacy.callTool({
+          name: 'mcp__everything__trigger-elicitation-request',
+          arguments: {},
+        });
+        expect(JSON.stringify(elicitedLegacy.content)).toContain('blue');
+        const sampledLegacy = await legacy.callTool({
+          name: 'mcp__everything__trigger-sampling-request',
+          arguments: { prompt: 'hello', maxTokens: 20 },
+        });
+        expect(JSON.stringify(sampledLegacy.content)).toContain('sampled by v1');
+        expect(asked.slice(2)).toEqual([expect.stringMatching(/^legacy elicitation: /), 'legacy sampling']);
+      } finally {
+        await legacy.close();
+      }
+    } finally {
+      await modern.close().catch(() => {});
       child.kill('SIGKILL');
     }
   });

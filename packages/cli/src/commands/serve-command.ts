@@ -3,7 +3,7 @@
  * Streamable HTTP. With `--select`, the gateway serves `discover_tools` and the tools it finds
  * instead of every tool, so a model with a small context can still reach hundreds of them.
  */
-import { createGateway, serve as serveMcp } from '@switchboard/server';
+import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector, createTransformersEmbedder } from '@switchboard/tool-selection';
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
@@ -47,7 +47,9 @@ export const serveCommand: CliCommand = {
     const logger = cliLogger(context);
 
     const config = await loadCliConfig(context);
-    const connection = await connectServers(context, config.mcpServers);
+    // The gateway's handlers: an upstream's elicitation, sampling and roots requests cross to the
+    // downstream client of the call that caused them.
+    const connection = await connectServers(context, config.mcpServers, gatewayConnectOptions());
     reportFailedServers(context, connection.status());
     const selector = values.select
       ? createToolSelector({
