@@ -5,7 +5,8 @@
  * client from a bare keep-alive POST (the client bench measures both in the same rounds). A plain
  * tool call needs none of it: the tool layer checks the arguments before and the output schema
  * after, with errors that name the tool. So the lane sends the request on the SDK's own transport
- * itself and takes its answer (and its progress) before the SDK looks at them.
+ * itself and takes its answer (and its progress) from the transport before the SDK's message
+ * handler, whose zod guards alone cost more than the lane's whole bookkeeping, sees them.
  *
  * What stays the SDK's: everything that is not a plain answer. A result that asks for client input
  * (2026-07-28 multi-round) goes to the SDK's input-required driver with the same flow a request of
@@ -18,6 +19,7 @@ import {
   type CallToolResult,
   DEFAULT_REQUEST_TIMEOUT_MSEC,
   type JSONRPCErrorResponse,
+  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCResponse,
   type ProgressNotificationParams,
@@ -28,6 +30,7 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
+import type { HttpSendOptions } from '@switchboard/transports';
 
 /** What a call that did not end in a plain answer hands on: its options, start and result schema. */
 export interface DirectCallFlow {
@@ -43,7 +46,7 @@ export interface DirectCallHost {
   readonly transport: Transport | undefined;
   /** True on a 2026-07-28 connection. */
   modern(): boolean;
-  /** The `_meta` envelope a request of this connection carries (undefined on 2025 connections). */
+  /** The `_meta` envelope a request of this connection carries (undefined on 2025 connections); never modified. */
   envelope(): Readonly<Record<string, unknown>> | undefined;
   /**
    * Resolves a result that is not a plain answer (`resultType` other than `complete`): the SDK's
@@ -62,8 +65,8 @@ interface PendingCall extends DirectCallFlow {
   resolve(result: CallToolResult): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout | undefined;
-  /** Aborts the request's own HTTP stream (2026-07-28: closing it is the cancellation). */
-  streamAbort: AbortController | undefined;
+  /** Closes the request's own HTTP stream (2026-07-28: closing it is the cancellation). */
+  closeStream: (() => void) | undefined;
   onAbort: (() => void) | undefined;
 }
 
@@ -91,14 +94,20 @@ export class DirectToolCalls {
     const id = `${idPrefix}${this.nextId++}`;
     const envelope = this.host.envelope();
     const progress = options.onprogress !== undefined;
+    // The envelope is shared by every request of the connection (frozen): used as is when it is
+    // all the `_meta` there is.
     const requestParams: Record<string, unknown> =
       envelope === undefined && !progress
         ? params
-        : { ...params, _meta: { ...envelope, ...(progress ? { progressToken: id } : {}) } };
+        : { ...params, _meta: progress ? { ...envelope, progressToken: id } : envelope };
     const request = { method: 'tools/call' as const, params: requestParams };
     return new Promise<CallToolResult>((resolve, reject) => {
-      const streamAbort =
-        this.host.modern() && transport.hasPerRequestStream === true ? new AbortController() : undefined;
+      // 2026-07-28 over HTTP: cancelling is closing the request's stream. Switchboard's transport
+      // hands out a plain function for that (`onAbortable`); others need an AbortSignal.
+      const perRequestStream = this.host.modern() && transport.hasPerRequestStream === true;
+      const handle =
+        perRequestStream && (transport as { acceptsAbortHandle?: boolean }).acceptsAbortHandle === true;
+      const streamAbort = perRequestStream && !handle ? new AbortController() : undefined;
       const entry: PendingCall = {
         request,
         options,
@@ -107,7 +116,7 @@ export class DirectToolCalls {
         resolve,
         reject,
         timer: undefined,
-        streamAbort,
+        closeStream: undefined,
         onAbort: undefined,
       };
       this.pending.set(id, entry);
@@ -128,17 +137,42 @@ export class DirectToolCalls {
           );
         }
       };
-      transport
-        .send(
-          { jsonrpc: '2.0', id, ...request },
-          streamAbort === undefined
-            ? { onRequestStreamEnd: streamEnded }
-            : { requestSignal: streamAbort.signal, onRequestStreamEnd: streamEnded },
-        )
-        .catch((error: unknown) => {
-          if (this.finish(id)) reject(error);
-        });
+      const sendOptions: HttpSendOptions = handle
+        ? {
+            onRequestStreamEnd: streamEnded,
+            onAbortable: (abort) => {
+              entry.closeStream = abort;
+            },
+          }
+        : streamAbort === undefined
+          ? { onRequestStreamEnd: streamEnded }
+          : {
+              requestSignal: streamAbort.signal,
+              onRequestStreamEnd: streamEnded,
+            };
+      if (streamAbort !== undefined) entry.closeStream = () => streamAbort.abort();
+      transport.send({ jsonrpc: '2.0', id, ...request }, sendOptions).catch((error: unknown) => {
+        if (this.finish(id)) reject(error);
+      });
     });
+  }
+
+  /**
+   * Puts the lane in front of the SDK's message handler on `transport` (after the SDK connected
+   * it): the lane's answers and progress are taken there, everything else passes on untouched.
+   */
+  takeMessagesOf(transport: Transport): void {
+    const next = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (this.pending.size > 0 && this.take(message)) return;
+      next?.call(transport, message, extra);
+    };
+  }
+
+  /** Takes a message meant for the lane (an answer or progress of one of its calls). */
+  private take(message: JSONRPCMessage): boolean {
+    if ('method' in message) return !('id' in message) && this.progress(message);
+    return 'id' in message && this.settle(message as JSONRPCResponse | JSONRPCErrorResponse);
   }
 
   /** Takes the response to one of the lane's requests; false for everyone else's. */
@@ -211,8 +245,8 @@ export class DirectToolCalls {
   private cancel(id: string, reason: unknown): void {
     const entry = this.pending.get(id);
     if (entry === undefined || !this.finish(id)) return;
-    if (entry.streamAbort !== undefined) {
-      entry.streamAbort.abort();
+    if (entry.closeStream !== undefined) {
+      entry.closeStream();
     } else {
       const envelope = this.host.envelope();
       this.host.transport

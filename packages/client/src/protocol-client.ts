@@ -10,8 +10,8 @@
  *   stay out of the caller's progress handler (it gets the server's progress notifications);
  * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
  * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`;
- * - `_onresponse` / `_onnotification` / `_onclose` again: the answers and progress of plain tool
- *   calls sent on the direct lane (`direct-tool-calls.ts`) are taken before the SDK's funnel.
+ * - `connect` / `_onclose`: the answers and progress of plain tool calls sent on the direct lane
+ *   (`direct-tool-calls.ts`) are taken from the transport before the SDK's funnel sees them.
  */
 import {
   type BaseContext,
@@ -19,6 +19,7 @@ import {
   Client,
   type ClientContext,
   type ClientOptions,
+  type ConnectOptions,
   type Implementation,
   type JSONRPCErrorResponse,
   type JSONRPCRequest,
@@ -29,6 +30,7 @@ import {
   ProtocolError,
   type RequestOptions,
   type StandardSchemaV1,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { type HttpMessageExtraInfo, JsonRpcErrorCode } from '@switchboard/transports';
 import { type DirectCallFlow, DirectToolCalls } from './direct-tool-calls.js';
@@ -127,9 +129,35 @@ export class ProtocolClient extends Client {
         return client.transport;
       },
       modern: () => this.getProtocolEra() === 'modern',
-      envelope: () => this._outboundMetaEnvelope(),
+      envelope: () => this.currentEnvelope(),
       resolveNonComplete: (id, request, result, flow) => this.resolveDirectResult(id, request, result, flow),
     });
+  }
+
+  private envelopeCache:
+    | { logLevel: LoggingLevel | undefined; envelope: Readonly<Record<string, unknown>> | undefined }
+    | undefined;
+
+  /**
+   * The `_meta` envelope of this connection's requests, built once: the era, the client's info and
+   * capabilities are fixed once connected; only the log level can change it.
+   */
+  private currentEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const cached = this.envelopeCache;
+    if (cached !== undefined && cached.logLevel === this.logLevel) return cached.envelope;
+    const envelope = this._outboundMetaEnvelope();
+    this.envelopeCache = {
+      logLevel: this.logLevel,
+      envelope: envelope === undefined ? undefined : Object.freeze({ ...envelope }),
+    };
+    return this.envelopeCache.envelope;
+  }
+
+  /** Connects (the SDK negotiates the era), then lets the direct lane see each message first. */
+  override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    await super.connect(transport, options);
+    this.envelopeCache = undefined;
+    this.direct.takeMessagesOf(transport);
   }
 
   /**
@@ -187,8 +215,6 @@ export class ProtocolClient extends Client {
     notification: Parameters<Client['_onnotification']>[0],
     extra?: Parameters<Client['_onnotification']>[1],
   ): void {
-    // Progress of a direct-lane call goes to its handler at once (so nothing waits for it below).
-    if (this.direct.progress(notification)) return;
     super._onnotification(notification, extra);
     if (this.notificationsInFlight) return;
     this.notificationsInFlight = true;
@@ -198,7 +224,6 @@ export class ProtocolClient extends Client {
   }
 
   protected override _onresponse(response: JSONRPCResponse | JSONRPCErrorResponse): void {
-    if (this.direct.settle(response)) return;
     // The SDK hands a notification to its handler a microtask (or more) later, but settles a
     // response at once, dropping the request's progress handler: a progress notification that
     // arrived with the response (one stdio read, one chunk of a stream) would be lost. After a

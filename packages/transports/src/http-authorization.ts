@@ -37,23 +37,45 @@ export class HttpAuthorization {
     return this.provider !== undefined;
   }
 
-  /** Adds the access token (Bearer, or DPoP with a fresh proof) to a request's headers (refreshing an expired token first). */
-  async authorizationHeaders(headers: Record<string, string>, request: AuthorizedRequest): Promise<void> {
-    const provider = this.provider;
-    if (!provider) return;
+  /**
+   * Adds the access token (Bearer, or DPoP with a fresh proof) to a request's headers (refreshing
+   * an expired token first). Undefined when there is nothing to add, known without a turn: no
+   * provider, or no token at the last look and no authorization run since (the only way one comes).
+   */
+  authorizationHeaders(
+    headers: Record<string, string>,
+    request: AuthorizedRequest,
+  ): Promise<void> | undefined {
+    if (!this.provider || (this.tokenless && !this.authorizing)) return undefined;
+    return this.addTokenHeaders(headers, request, this.provider);
+  }
+
+  /** Set when the provider had no token: requests go without one until an authorization runs. */
+  private tokenless = false;
+
+  private async addTokenHeaders(
+    headers: Record<string, string>,
+    request: AuthorizedRequest,
+    provider: OAuthClientProvider,
+  ): Promise<void> {
     if (this.authorizing) await this.authorizing.catch(() => undefined);
     const expired = (provider as { accessTokenExpired?: () => Promise<boolean> }).accessTokenExpired;
     if (expired && (await expired.call(provider))) {
       // A failed refresh is not fatal here: the server's 401 runs the whole flow.
       await this.authorize({}).catch(() => undefined);
     }
-    Object.assign(headers, await accessTokenHeaders(provider, request));
+    const added = await accessTokenHeaders(provider, request);
+    this.tokenless = added.authorization === undefined && !this.authorizing;
+    Object.assign(headers, added);
   }
 
-  /** True when the answer is a DPoP `use_dpop_nonce` challenge: send again, once, with a proof carrying the nonce. */
-  async nonceRetry(response: http.IncomingMessage): Promise<boolean> {
+  /**
+   * True when the answer is a DPoP `use_dpop_nonce` challenge: send again, once, with a proof
+   * carrying the nonce. False at once for an answer without a `DPoP-Nonce` (nothing to remember).
+   */
+  nonceRetry(response: http.IncomingMessage): boolean | Promise<boolean> {
     const provider = this.provider;
-    if (!provider) return false;
+    if (!provider || response.headers['dpop-nonce'] === undefined) return false;
     return dpopNonceRetry(
       provider,
       { status: response.statusCode ?? 0, headers: response.headers },
@@ -109,6 +131,7 @@ export class HttpAuthorization {
   private authorize(challenge: { header?: string | string[]; stepUp?: boolean }): Promise<void> {
     const provider = this.provider;
     if (!provider) return Promise.resolve();
+    this.tokenless = false;
     this.authorizing ??= runAuthorization(provider, {
       serverUrl: this.serverUrl,
       serverName: this.serverName,

@@ -23,6 +23,7 @@ export type { AuthorizationRequest, BearerChallenge } from './oauth-authorizatio
 export { parseBearerChallenge, runAuthorization } from './oauth-authorization.js';
 export type { DpopOptions, OAuthGrantType, OAuthProvider, OAuthProviderOptions } from './oauth-provider.js';
 export { createOAuthProvider, needsAuthError } from './oauth-provider.js';
+export type { HttpSendOptions } from './request-abort.js';
 export type { AuthorizationAnswer, AuthorizedRequest } from './request-authorization.js';
 export { accessTokenHeaders, dpopNonceRetry } from './request-authorization.js';
 export type { SseTransportOptions } from './sse-transport.js';

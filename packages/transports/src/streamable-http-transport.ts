@@ -22,6 +22,7 @@ import {
   reservedRequestHeaders,
 } from './mcp-request-headers.js';
 import { redactUrl } from './redact-url.js';
+import { type HttpSendOptions, type RequestAbort, requestAbortOf } from './request-abort.js';
 import { ServerSentEventParser } from './server-sent-event-parser.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 
@@ -103,9 +104,9 @@ interface StreamContext {
   /** 2025-era streams can be resumed with `Last-Event-ID`; modern ones cannot. */
   resumable: boolean;
   onResumptionToken: ((token: string) => void) | undefined;
-  /** Aborted by the caller: the stream was closed on purpose (the modern cancellation signal). */
-  requestSignal: AbortSignal | undefined;
-  /** Told when the stream ends for any other reason than `requestSignal`. */
+  /** Ended by the caller: the stream was closed on purpose (the modern cancellation signal). */
+  abort: RequestAbort | undefined;
+  /** Told when the stream ends for any other reason than `abort`. */
   onRequestStreamEnd: (() => void) | undefined;
 }
 
@@ -153,6 +154,8 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   sessionId?: string | undefined;
   /** One POST per request: on a modern connection closing its stream is the cancellation signal. */
   readonly hasPerRequestStream = true;
+  /** Takes `onAbortable` in the send options (see `request-abort.ts`). */
+  readonly acceptsAbortHandle = true;
 
   private readonly url: URL;
   /** The URL as request options, converted once (not per request). */
@@ -258,41 +261,56 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   }
 
   /** Sends a request; a DPoP `use_dpop_nonce` challenge is answered once, with a fresh proof carrying the nonce. */
-  private async request(
+  private request(
     method: string,
     headers: Record<string, string>,
     body?: string,
-    signal?: AbortSignal,
+    abort?: RequestAbort,
   ): Promise<http.IncomingMessage> {
-    const response = await this.requestOnce(method, headers, body, signal);
-    if (!(await this.authorization.nonceRetry(response))) return response;
-    response.resume();
-    return this.requestOnce(method, headers, body, signal);
+    // Without OAuth there is no token to add and no nonce to answer: no turns spent on either.
+    if (!this.authorization.active) return this.requestOnce(method, headers, body, abort);
+    return this.authorizedRequest(method, headers, body, abort);
   }
 
-  private async requestOnce(
+  /** A request when OAuth takes part: the token (if any) in, a DPoP nonce challenge answered once. */
+
+  private async authorizedRequest(
     method: string,
     headers: Record<string, string>,
     body?: string,
-    signal?: AbortSignal,
+    abort?: RequestAbort,
   ): Promise<http.IncomingMessage> {
+    const adding = this.authorization.authorizationHeaders(headers, { method, url: this.url });
+    if (adding) await adding;
+    const response = await this.requestOnce(method, headers, body, abort);
+    const retry = this.authorization.nonceRetry(response);
+    if (retry === false || !(await retry)) return response;
+    response.resume();
     await this.authorization.authorizationHeaders(headers, { method, url: this.url });
+    return this.requestOnce(method, headers, body, abort);
+  }
+
+  private requestOnce(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    abort?: RequestAbort,
+  ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const request = this.client.request({ ...this.target, method, headers, agent: this.agent });
       this.inFlight.add(request);
-      const onAbort = () => request.destroy();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const unwatch = abort?.watch(request);
       request.once('response', (response) => {
         response.once('close', () => {
           this.inFlight.delete(request);
-          signal?.removeEventListener('abort', onAbort);
+          unwatch?.();
         });
         resolve(response);
       });
       request.once('error', (cause: NodeJS.ErrnoException) => {
         this.inFlight.delete(request);
-        signal?.removeEventListener('abort', onAbort);
-        if (this.closed || signal?.aborted) {
+        unwatch?.();
+        if (this.closed || abort?.aborted) {
           reject(this.error(TransportErrorCode.ConnectionClosed, 'the request was closed', {}, cause));
           return;
         }
@@ -308,19 +326,20 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     });
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: HttpSendOptions): Promise<void> {
     if (this.fallback) return this.fallback.send(message, options);
     if (this.closed)
       throw this.error(TransportErrorCode.ConnectionClosed, 'cannot send: the transport is closed');
     if (options?.requestSignal?.aborted) return;
+    const abort = requestAbortOf(options);
     if (options?.resumptionToken !== undefined) {
-      this.resumeStream(options.resumptionToken, this.streamContext(message, options, true));
+      this.resumeStream(options.resumptionToken, this.streamContext(message, options, true, abort));
       return;
     }
     try {
-      await this.post(message, options, 0);
+      await this.post(message, options, abort, 0);
     } catch (error) {
-      if (!options?.requestSignal?.aborted) this.onerror?.(error as Error);
+      if (!abort?.aborted) this.onerror?.(error as Error);
       throw error;
     }
   }
@@ -329,13 +348,14 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
     resumable: boolean,
+    abort: RequestAbort | undefined,
   ): StreamContext {
     return {
       request: isRequest(message) ? message : undefined,
       answered: false,
       resumable,
       onResumptionToken: options?.onresumptiontoken,
-      requestSignal: options?.requestSignal,
+      abort,
       onRequestStreamEnd: options?.onRequestStreamEnd,
     };
   }
@@ -344,6 +364,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   private async post(
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
+    abort: RequestAbort | undefined,
     authorizations: number,
   ): Promise<void> {
     const body = JSON.stringify(message);
@@ -351,15 +372,15 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
       'POST',
       this.messageHeaders(message, body, options?.headers),
       body,
-      options?.requestSignal,
+      abort,
     );
     const status = response.statusCode ?? 0;
-    if (status >= 200 && status < 300) return this.accept(message, options, response);
+    if (status >= 200 && status < 300) return this.accept(message, options, abort, response);
 
     const challenge = await this.authorization.answerChallenge(response, authorizations);
     if (challenge) {
       response.resume();
-      if (challenge.retry) return this.post(message, options, authorizations + 1);
+      if (challenge.retry) return this.post(message, options, abort, authorizations + 1);
       throw challenge.error;
     }
     const text = await readBody(response).catch(() => '');
@@ -424,6 +445,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
   private async accept(
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
+    abort: RequestAbort | undefined,
     response: http.IncomingMessage,
   ): Promise<void> {
     if (isInitializeRequest(message)) {
@@ -440,7 +462,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     const request = isRequest(message) ? message : undefined;
     if (contentType.includes('text/event-stream')) {
       const modern = envelopeProtocolVersion(message) !== undefined;
-      this.consumeStream(response, this.streamContext(message, options, !modern));
+      this.consumeStream(response, this.streamContext(message, options, !modern, abort));
       return;
     }
     const text = await readBody(response);
@@ -496,7 +518,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     const onEnd = (cause?: unknown) => {
       if (ended) return;
       ended = true;
-      if (this.closed || context.requestSignal?.aborted) return;
+      if (this.closed || context.abort?.aborted) return;
       const standalone = context.request === undefined;
       if (!standalone && context.answered) {
         context.onRequestStreamEnd?.();
@@ -556,7 +578,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
         'GET',
         this.streamHeaders({ 'last-event-id': lastEventId }),
         undefined,
-        context.requestSignal,
+        context.abort,
       );
       const status = response.statusCode ?? 0;
       if (status === 200 && (response.headers['content-type'] ?? '').includes('text/event-stream')) {
@@ -576,7 +598,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
         status,
       );
     } catch (error) {
-      if (this.closed || context.requestSignal?.aborted) return;
+      if (this.closed || context.abort?.aborted) return;
       if (attempt + 1 >= this.reconnection.maxRetries) {
         context.onRequestStreamEnd?.();
         this.onerror?.(
@@ -610,7 +632,7 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
               answered: false,
               resumable: true,
               onResumptionToken: undefined,
-              requestSignal: undefined,
+              abort: undefined,
               onRequestStreamEnd: undefined,
             },
             attempt,
