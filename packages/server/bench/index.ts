@@ -42,6 +42,19 @@ const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url))
 const sdkV2Server = fileURLToPath(new URL('./sdk-v2-server.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
+// The v1 SDK's HTTP transport (the full-stack reference) hands one long-lived AbortSignal to every
+// fetch, and undici keeps a listener on it per request until garbage collection: Node warns once
+// 1,500 pile up. That is the baseline's own behaviour; count the warnings instead of printing them.
+let abortListenerWarnings = 0;
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning' && /abort listeners/.test(warning.message)) {
+    abortListenerWarnings++;
+  } else {
+    console.error(warning);
+  }
+});
+
 const log = (line: string) => {
   if (!json) console.log(line);
 };
@@ -402,6 +415,11 @@ try {
     );
     for (const [name, stats] of Object.entries(fullStackModern)) log(row(name, stats));
     log(`  ratio: ${fullStackModernRatio}   target ≤ 0.2`);
+    if (abortListenerWarnings > 0) {
+      log(
+        `(the v1 SDK's HTTP transport piled up abort listeners on its shared AbortSignal: ${abortListenerWarnings} MaxListenersExceeded warnings, not shown)`,
+      );
+    }
   }
 } finally {
   for (const child of children) child.kill();
