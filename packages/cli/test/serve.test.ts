@@ -218,6 +218,46 @@ describe('switchboard serve', () => {
     }
   });
 
+  it('serves a folder of skills beside the gateway tools (--skills), and refuses a missing folder', async () => {
+    const skills = join(sandbox.root, 'skills');
+    mkdirSync(join(skills, 'release-notes'), { recursive: true });
+    writeFileSync(
+      join(skills, 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Writes release notes from merged changes\n---\n\nCollect the changes, group them, write the notes.\n',
+    );
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--http', '--port', '0', '--config', configFile, '--skills', skills],
+      { env: { ...sandbox.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const [, url] = await waitForLine(child, /on (http:\/\/\S+)/);
+      const client = await createMcpClient('gateway', { url: url! });
+      try {
+        expect(client.era).toBe('modern');
+        const listed = await client.listSkills();
+        expect(listed.map((skill) => skill.frontmatter.name)).toEqual(['release-notes']);
+        const file = await client.readSkill(listed[0]!);
+        expect(JSON.stringify(file)).toContain('group them, write the notes');
+        // The upstream tools are still there.
+        expect((await client.listTools()).map((tool) => tool.name)).toContain('mcp__everything__echo');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const missing = await sandbox.run([
+      'serve',
+      '--config',
+      configFile,
+      '--skills',
+      join(sandbox.root, 'nope'),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--skills: no folder at');
+  });
+
   it('refuses HTTP-only options without --http, exit 2', async () => {
     const run = await sandbox.run(['serve', '--port', '4000', '--config', configFile]);
     expect(run.code).toBe(2);

@@ -3,6 +3,8 @@
  * Streamable HTTP. With `--select`, the gateway serves `discover_tools` and the tools it finds
  * instead of every tool, so a model with a small context can still reach hundreds of them.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector, createTransformersEmbedder } from '@switchboard/tool-selection';
 import type { CliCommand } from '../cli-command.js';
@@ -11,15 +13,20 @@ import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { reportFailedServers } from './server-failures.js';
 
 const help = `Usage:
-  switchboard serve [--select] [--allow-approval-tools]
-  switchboard serve --http [--port 3000] [--host 127.0.0.1] [--token TOKEN] [--session] [--select]
+  switchboard serve [--select] [--skills DIR] [--allow-approval-tools]
+  switchboard serve --http [--port 3000] [--host 127.0.0.1] [--token TOKEN] [--session] [--select] [--skills DIR]
 
-Serves every configured server's tools, namespaced, as one MCP server (a gateway). stdio by default
-(stdout carries only the protocol; messages go to stderr). --http serves Streamable HTTP on
-/mcp (stateless unless --session) with /health reporting each upstream's status and metrics; a
-host other than 127.0.0.1 needs --token (or SWITCHBOARD_TOKEN). --select serves discover_tools plus
-the tools it finds. Tools that need a person's approval are hidden unless --allow-approval-tools.
-Stops on Ctrl-C / SIGTERM (HTTP drains calls in flight).`;
+Serves every configured server's tools, namespaced, as one MCP server (a gateway), to clients of
+both protocol eras: 2026-07-28 (stateless, per-request _meta) and the 2025 family (initialize).
+stdio by default (stdout carries only the protocol; messages go to stderr). --http serves Streamable
+HTTP on /mcp with /health reporting each upstream's status and metrics: 2026-07-28 requests are
+always stateless; 2025 clients get sessions with --session (resumable streams, server requests),
+else they are served statelessly too. A host other than 127.0.0.1 needs --token (or
+SWITCHBOARD_TOKEN). --select serves discover_tools plus the tools it finds. --skills serves the
+skills of a folder (one folder per skill with a SKILL.md; extension io.modelcontextprotocol/skills).
+Tools that need a person's approval are hidden unless --allow-approval-tools. Upstream servers'
+elicitation, sampling and roots requests reach the client of the call that caused them. Stops on
+Ctrl-C / SIGTERM (HTTP drains calls in flight).`;
 
 /** The `serve` command. */
 export const serveCommand: CliCommand = {
@@ -33,6 +40,7 @@ export const serveCommand: CliCommand = {
     token: { type: 'string' },
     session: { type: 'boolean', default: false },
     select: { type: 'boolean', default: false },
+    skills: { type: 'string' },
     'allow-approval-tools': { type: 'boolean', default: false },
   },
   async run(context) {
@@ -58,9 +66,16 @@ export const serveCommand: CliCommand = {
           logger,
         })
       : undefined;
+    const skills = typeof values.skills === 'string' ? resolve(context.io.cwd, values.skills) : undefined;
+    if (skills !== undefined && !existsSync(skills)) {
+      throw new UsageError(
+        `--skills: no folder at ${skills}. Give a folder of skill folders, each with a SKILL.md.`,
+      );
+    }
     const gateway = await createGateway({
       clients: connection,
       ...(selector ? { selector } : {}),
+      ...(skills !== undefined ? { skills: { directory: skills } } : {}),
       allowApprovalTools: values['allow-approval-tools'] === true,
       logger,
     });

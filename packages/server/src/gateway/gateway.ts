@@ -22,6 +22,7 @@ import { createToolRegistry, silentLogger } from '@switchboard/core';
 import { republishTool } from '../catalog/republish-tool.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
+import type { SkillsOptions } from '../skills/skills-provider.js';
 import type { RequestStateOptions } from '../tools/request-state-seal.js';
 import { createDiscoverTool } from './discover-tool.js';
 import { GatewayCatalog, type GatewayUpstreamClient } from './gateway-catalog.js';
@@ -102,6 +103,11 @@ export interface GatewayOptions {
    * @default a random key per process, 600 s
    */
   requestState?: RequestStateOptions;
+  /**
+   * Also serve the skills of a folder (extension `io.modelcontextprotocol/skills`, SEP-2640) beside
+   * the upstreams' tools, as `createMcpServer({ skills })` does. @default none
+   */
+  skills?: SkillsOptions;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -142,6 +148,7 @@ class GatewayServer extends DefaultMcpServer implements Gateway {
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
       ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
+      ...(options.skills !== undefined ? { skills: options.skills } : {}),
       ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
       ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
     });
