@@ -123,13 +123,19 @@ function isInitializeRequest(message: JSONRPCMessage): boolean {
 /** Reads a whole (small) body as text. */
 function readBody(response: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
-    );
-    response.on('error', reject);
-    response.on('aborted', () => reject(new Error('response aborted')));
+    // Decoded as it arrives (the decoder keeps a character split across chunks whole).
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    response.once('end', () => resolve(text));
+    // An aborted response ends in 'error' (ECONNRESET) since Node 16; 'close' before 'end' means
+    // it never completed.
+    response.once('error', reject);
+    response.once('close', () => {
+      if (!response.complete) reject(new Error('response aborted'));
+    });
   });
 }
 
