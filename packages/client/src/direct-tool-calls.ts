@@ -187,10 +187,15 @@ export class DirectToolCalls {
     }
     const result = response.result as Record<string, unknown>;
     const resultType = result.resultType;
-    if (resultType === undefined || resultType === 'complete') {
-      // The SDK hands back results without `resultType`: so does the lane.
-      if (resultType !== undefined) delete result.resultType;
+    if (resultType === undefined) {
       entry.resolve(result as CallToolResult);
+      return true;
+    }
+    if (resultType === 'complete') {
+      // The SDK hands back results without `resultType`: so does the lane (a copy without it, not
+      // `delete`, which would leave the object slow for everyone who reads it afterwards).
+      const { resultType: _complete, ...plain } = result;
+      entry.resolve(plain as CallToolResult);
       return true;
     }
     this.host

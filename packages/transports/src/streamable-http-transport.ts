@@ -184,7 +184,9 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
 
   constructor(private readonly options: StreamableHttpTransportOptions) {
     this.url = new URL(options.url);
-    this.target = urlToHttpOptions(this.url);
+    // Only what a request needs of the URL (a spread of these per request, not of every URL field).
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(this.url);
+    this.target = { protocol, hostname, port, path, ...(auth ? { auth } : {}) };
     this.safeUrl = redactUrl(this.url);
     this.name = options.name ?? this.url.host;
     this.logger = options.logger ?? silentLogger;
