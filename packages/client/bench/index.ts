@@ -48,7 +48,9 @@ const totalCalls = quick ? 100 : 1000;
 const rounds = 5;
 const perRound = totalCalls / rounds;
 const concurrency = 16;
-const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 200));
+// Enough warm-up calls per side for every runner to reach its optimised steady state (as the
+// server bench): after 200, the JIT was still at work in the measured rounds.
+const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 2000));
 // BENCH_ONLY=stdio,http,httpModern runs only those groups (httpPinned goes with http).
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (group: string) => only === undefined || only.includes(group);
@@ -415,6 +417,7 @@ async function main(): Promise<void> {
           ? {
               bare: result.bare,
               bareRatio: Number((result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)),
+              overBare: Number((result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)),
             }
           : {}),
         concurrent: result.concurrent,
@@ -442,7 +445,7 @@ async function main(): Promise<void> {
   for (const [transport, result] of Object.entries(results)) {
     if (!result.bare) continue;
     console.log(
-      `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}`,
+      `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}, switchboard / bare ${(result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)}`,
     );
   }
   console.log(
