@@ -21,6 +21,8 @@ export type {
   ToolKindKeywords,
 } from './classify-tool-kind.js';
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
+export type { EmbeddingStore } from './embedding-store.js';
+export { createMemoryEmbeddingStore } from './embedding-store.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
 export type {

@@ -2,7 +2,13 @@
  * The tool selector: keeps a dense (HNSW) and a lexical (BM25) index in step with a tool registry
  * and answers "which few tools fit this request" with a fused ranking.
  */
-import type { Logger, RegisteredTool, ToolRegistry, ToolRegistryEvent } from '@switchboard/core';
+import type {
+  EmbeddingStore,
+  Logger,
+  RegisteredTool,
+  ToolRegistry,
+  ToolRegistryEvent,
+} from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
@@ -71,7 +77,7 @@ export interface ToolSelectorInfo {
   tools: number;
   /** Tools in the dense and lexical indexes. */
   indexed: { dense: number; lexical: number };
-  /** Documents embedded since creation, and embeddings reused from a persisted index. */
+  /** Documents embedded since creation, and embeddings reused from a persisted index or the embedding store. */
   embeddings: { computed: number; reused: number };
   fusion: Required<FusionOptions>;
 }
@@ -87,6 +93,14 @@ export interface ToolSelectorOptions {
    * embedder), or a factory of another index. @default HNSW, in memory
    */
   index?: Omit<HnswIndexOptions, 'dimensions' | 'key'> | ((embedder: EmbedderInfo) => VectorIndex);
+  /**
+   * Where vectors are shared between processes (core's `EmbeddingStore` v1, e.g. the PostgreSQL
+   * store of `@switchboard/client/postgres-store`): before a tool document is embedded its hash is
+   * looked up there, and what is embedded is saved there, so replicas starting on one database
+   * embed each document once. Used with or instead of `index.persistDir`. A failing store is
+   * logged and the documents are embedded. @default none
+   */
+  embeddingStore?: EmbeddingStore;
   /** The lexical index. @default createLexicalIndex() */
   lexical?: LexicalIndex;
   /** Fusion of the two rankings. */
@@ -142,6 +156,8 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   const queryCache = new Map<string, Float32Array>();
   const tokenCache = new Map<string, number>();
   let index: VectorIndex | undefined;
+  // What stored vectors depend on: the model in use and its dimensions (the persisted index's key too).
+  let modelKey = '';
   let embedderInfo: EmbedderInfo | undefined;
   let denseUnavailable: string | undefined;
   let computed = 0;
@@ -182,15 +198,68 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       );
     reused += names.length - pending.length;
     if (pending.length === 0) return;
-    const texts = pending.map((entry) => entry.text);
-    const vectors = await (embedder.embedDocuments ? embedder.embedDocuments(texts) : embedder.embed(texts));
-    computed += pending.length;
-    pending.forEach((entry, position) => {
-      // The tool may have been removed or changed while embedding: only the current version goes in.
-      if (entries.get(entry.tool.name) !== entry) return;
-      index?.add(entry.tool.name, vectors[position] as Float32Array, entry.hash);
-    });
+    const stored = await loadStoredVectors(pending);
+    const toEmbed: Entry[] = [];
+    for (const entry of pending) {
+      const vector = stored.get(entry.hash);
+      if (vector === undefined) {
+        toEmbed.push(entry);
+        continue;
+      }
+      reused++;
+      addCurrent(entry, vector);
+    }
+    if (toEmbed.length > 0) {
+      const texts = toEmbed.map((entry) => entry.text);
+      const vectors = await (embedder.embedDocuments
+        ? embedder.embedDocuments(texts)
+        : embedder.embed(texts));
+      computed += toEmbed.length;
+      toEmbed.forEach((entry, position) => addCurrent(entry, vectors[position] as Float32Array));
+      await saveStoredVectors(toEmbed, vectors);
+    }
     scheduleSave();
+  }
+
+  function addCurrent(entry: Entry, vector: Float32Array): void {
+    // The tool may have been removed or changed while embedding: only the current version goes in.
+    if (entries.get(entry.tool.name) !== entry) return;
+    index?.add(entry.tool.name, vector, entry.hash);
+  }
+
+  async function loadStoredVectors(pending: readonly Entry[]): Promise<Map<string, Float32Array>> {
+    const store = options.embeddingStore;
+    const usable = new Map<string, Float32Array>();
+    if (!store || !index) return usable;
+    try {
+      const found = await store.load(modelKey, [...new Set(pending.map((entry) => entry.hash))]);
+      // A vector of another length cannot go into this index: embedding it again repairs the store.
+      for (const [key, vector] of found) if (vector.length === index.dimensions) usable.set(key, vector);
+    } catch (error) {
+      logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'Tool selection: the embedding store could not be read; embedding the tools instead.',
+      );
+    }
+    return usable;
+  }
+
+  async function saveStoredVectors(
+    embedded: readonly Entry[],
+    vectors: readonly Float32Array[],
+  ): Promise<void> {
+    const store = options.embeddingStore;
+    if (!store) return;
+    const byHash = new Map<string, Float32Array>();
+    embedded.forEach((entry, position) => byHash.set(entry.hash, vectors[position] as Float32Array));
+    try {
+      await store.save(modelKey, byHash);
+    } catch (error) {
+      logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'Tool selection: the embedding store could not be written; other processes will embed these tools again.',
+      );
+    }
   }
 
   function scheduleSave(): void {
@@ -255,6 +324,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       return;
     }
     const info = embedderInfo;
+    modelKey = `${info.modelId}@${info.dimensions}`;
     const indexOption = options.index;
     index =
       typeof indexOption === 'function'
@@ -262,7 +332,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
         : createHnswIndex({
             ...indexOption,
             dimensions: info.dimensions,
-            key: `${info.modelId}@${info.dimensions}`,
+            key: modelKey,
           });
     if (index.load()) {
       for (const id of index.ids()) if (!entries.has(id)) index.remove(id);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolRegistry } from '@switchboard/core';
-import { createToolRegistry } from '@switchboard/core';
+import { createMemoryEmbeddingStore, createToolRegistry } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSelector } from '../src/index.js';
 import {
@@ -164,6 +164,77 @@ describe('createToolSelector on the official servers’ tools', () => {
     expect(thirdEmbedder.embedded[0]).toContain('Adds numbers: a plus b');
     expect(third.info().indexed.dense).toBe(27);
     await third.close();
+  });
+
+  it('warm-starts from an embedding store: a second selector embeds nothing, a changed tool alone', async () => {
+    const embeddingStore = createMemoryEmbeddingStore();
+    const firstEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const first = createToolSelector({
+      registry: registryWithOfficialTools(),
+      embedder: firstEmbedder,
+      embeddingStore,
+    });
+    await first.ready();
+    expect(first.info().embeddings).toEqual({ computed: 36, reused: 0 });
+    await first.close();
+
+    // No persistDir: the in-memory index starts empty and is filled from the store.
+    const secondEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const second = createToolSelector({
+      registry: registryWithOfficialTools(),
+      embedder: secondEmbedder,
+      embeddingStore,
+    });
+    await second.ready();
+    expect(secondEmbedder.embedded).toEqual([]);
+    expect(second.info().embeddings).toEqual({ computed: 0, reused: 36 });
+    expect(second.info().indexed.dense).toBe(36);
+    expect(originalNames(await second.select('add two numbers together', { k: 1 }))).toEqual(['get-sum']);
+    await second.close();
+
+    const changed = registryWithOfficialTools();
+    const sum = changed.list({ server: 'everything' }).find((tool) => tool.originalName === 'get-sum');
+    changed.register({
+      ...(sum as NonNullable<typeof sum>),
+      name: 'get-sum',
+      description: 'Adds numbers: a plus b',
+    });
+    const thirdEmbedder = countEmbeddings(createFixtureEmbedder(model));
+    const third = createToolSelector({ registry: changed, embedder: thirdEmbedder, embeddingStore });
+    await third.ready();
+    expect(thirdEmbedder.embedded).toHaveLength(1);
+    expect(thirdEmbedder.embedded[0]).toContain('Adds numbers: a plus b');
+    expect(third.info().embeddings).toEqual({ computed: 1, reused: 35 });
+    await third.close();
+  });
+
+  it('a failing embedding store is logged and the tools are embedded', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      error: () => {},
+      warn: (_context: unknown, message?: string) => void warnings.push(message ?? ''),
+    };
+    const embedder = countEmbeddings(createFixtureEmbedder(model));
+    const selector = selectorFor(registryWithOfficialTools(), {
+      embedder,
+      logger,
+      embeddingStore: {
+        specificationVersion: 'v1',
+        load: async () => {
+          throw new Error('database down');
+        },
+        save: async () => {
+          throw new Error('database down');
+        },
+      },
+    });
+    await selector.ready();
+    expect(embedder.embedded).toHaveLength(36);
+    expect(selector.info().indexed.dense).toBe(36);
+    expect(warnings.some((message) => message.includes('could not be read'))).toBe(true);
+    expect(warnings.some((message) => message.includes('could not be written'))).toBe(true);
   });
 
   it('embeds tool documents with embedDocuments when the embedder has it, queries with embed', async () => {
