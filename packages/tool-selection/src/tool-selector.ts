@@ -215,7 +215,9 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
         ? embedder.embedDocuments(texts)
         : embedder.embed(texts));
       computed += toEmbed.length;
-      toEmbed.forEach((entry, position) => addCurrent(entry, vectors[position] as Float32Array));
+      toEmbed.forEach((entry, position) => {
+        addCurrent(entry, vectors[position] as Float32Array);
+      });
       await saveStoredVectors(toEmbed, vectors);
     }
     scheduleSave();
@@ -251,7 +253,9 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     const store = options.embeddingStore;
     if (!store) return;
     const byHash = new Map<string, Float32Array>();
-    embedded.forEach((entry, position) => byHash.set(entry.hash, vectors[position] as Float32Array));
+    embedded.forEach((entry, position) => {
+      byHash.set(entry.hash, vectors[position] as Float32Array);
+    });
     try {
       await store.save(modelKey, byHash);
     } catch (error) {
