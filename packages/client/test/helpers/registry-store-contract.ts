@@ -133,11 +133,9 @@ export function describeRegistryStoreContract(name: string, harness: StoreHarnes
       };
       await store.recordTools('s', [tool('t', { inputSchema, title: 'The T' })]);
       const [stored] = await store.listTools();
-      expect(Object.keys((stored?.inputSchema as { properties: object }).properties)).toEqual([
-        'zeta',
-        'alpha',
-        'mid',
-      ]);
+      expect(
+        Object.keys((stored?.inputSchema as { properties?: object } | undefined)?.properties ?? {}),
+      ).toEqual(['zeta', 'alpha', 'mid']);
       expect(stored?.title).toBe('The T');
     });
 
