@@ -42,8 +42,8 @@ export interface ChangeFeedOptions {
 export interface ChangeFeed {
   /** Adds a listener (starting the feed on the first); returns its unsubscribe function. */
   subscribe(listener: RegistryChangeListener): () => void;
-  /** Resolves once the feed listens (tests, readiness). */
-  started(): Promise<void>;
+  /** Resolves once a feed that was started listens (or failed to): at once when none was. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -131,7 +131,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       );
       scheduleReconnect();
     };
-    opened.on('error', (error) => lost(error.message));
+    opened.on('error', (error) => lost(database.redact(error.message)));
     opened.on('end', () => lost('connection ended'));
     await opened.query(`LISTEN "${options.channel}"`);
     connection = opened;
@@ -192,7 +192,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
         listeners.delete(listener);
       };
     },
-    started: () => start(),
+    settled: () => (starting ? starting.catch(() => undefined) : Promise.resolve()),
     async close() {
       closed = true;
       listeners.clear();

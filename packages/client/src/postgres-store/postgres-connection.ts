@@ -6,7 +6,12 @@
  */
 
 import { type Logger, SwitchboardError } from '@switchboard/core';
-import { PostgresStoreErrorCode, postgresStoreError, reasonOf } from './postgres-store-error.js';
+import {
+  PostgresStoreErrorCode,
+  postgresStoreError,
+  reasonOf,
+  redactSecret,
+} from './postgres-store-error.js';
 
 /** One query's answer, as much of it as the store reads. */
 export interface PostgresQueryResult {
@@ -57,6 +62,8 @@ export interface PostgresDatabase {
   transaction<T>(work: (client: PostgresPoolClient) => Promise<T>): Promise<T>;
   /** Opens the change feed's own connection. */
   listen(): Promise<ListeningConnection>;
+  /** `text` without the password (for a driver message that goes to a log). */
+  redact(text: string): string;
   /** A driver error as a store error (`doing`: what was being done). */
   toStoreError(error: unknown, doing: string): Error;
   /** Ends the pool when it is the store's own. */
@@ -291,6 +298,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<PostgresDa
         },
       };
     },
+    redact: (text) => redactSecret(text, password),
     toStoreError,
     async end() {
       await ownPool?.end();

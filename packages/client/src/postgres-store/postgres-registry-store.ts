@@ -236,6 +236,8 @@ class DefaultPostgresStore implements PostgresRegistryStore {
 
   async recordServer(server: Parameters<RegistryStore['recordServer']>[0]): Promise<void> {
     const database = await this.#open();
+    // A listener that subscribed before this write hears of it, even while its feed is still connecting.
+    await this.#feed.settled();
     const s = this.#quoted;
     const connect = server.lastConnect;
     await database.transaction(async (client) => {
@@ -286,6 +288,7 @@ class DefaultPostgresStore implements PostgresRegistryStore {
 
   async recordTools(server: string, tools: StoredToolInput[]): Promise<void> {
     const database = await this.#open();
+    await this.#feed.settled();
     const s = this.#quoted;
     // One row per name, the last one winning (as writing them in turn would).
     const byName = new Map<string, StoredToolInput>();

@@ -197,6 +197,16 @@ describe('catalogue change feed', () => {
     expect(changes).toHaveLength(3);
   });
 
+  it('a listener hears of a write made right after it subscribed, on the same instance', async () => {
+    const store = await openStore(newSchema());
+    const changes: RegistryChange[] = [];
+    store.onChange((change) => changes.push(change));
+    await store.recordServer({ name: 'fresh', configHash: 'h', transport: 'http' });
+    await expect
+      .poll(() => changes, { timeout: 3000, interval: 20 })
+      .toEqual([{ server: 'fresh', kind: 'server', local: true }]);
+  });
+
   it('reconnects when its connection is killed, and announces what changed meanwhile', async () => {
     const schema = newSchema();
     const { logger, lines } = capturingLogger();
