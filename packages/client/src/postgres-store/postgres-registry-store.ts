@@ -93,7 +93,8 @@ export interface PostgresRegistryStore extends RegistryStore {
 /**
  * A PostgreSQL registry store. It connects on first use (or on `ready()`), so creating it throws
  * only for options that cannot work (no connection string, a malformed one, a bad schema name or
- * key); an unreachable database rejects every method with a `STORE_UNAVAILABLE` error naming it.
+ * key); an unreachable database rejects each call with a `STORE_UNAVAILABLE` error naming it, and
+ * the next call tries again.
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresRegistryStore {
   return new DefaultPostgresStore(options);
@@ -181,7 +182,12 @@ class DefaultPostgresStore implements PostgresRegistryStore {
         }),
       );
     }
-    this.#opening ??= this.#connect();
+    // A failed open is forgotten, so the next call tries again: a replica started while its database
+    // was down recovers (its readiness probe turns green) once the database is back.
+    this.#opening ??= this.#connect().catch((error: unknown) => {
+      this.#opening = undefined;
+      throw error;
+    });
     return this.#opening;
   }
 

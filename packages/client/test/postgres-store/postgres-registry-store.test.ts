@@ -105,6 +105,26 @@ describe('migrations', () => {
     expect((error as Error).message).not.toContain('switchboard:switchboard@');
   });
 
+  it('a store that could not open tries again on the next call', async () => {
+    const schema = newSchema();
+    await (await openStore(schema)).close();
+    const future = postgresStoreSchemaVersion + 1;
+    await withClient((client) =>
+      client.query(`INSERT INTO "${schema}".schema_migrations (version, description) VALUES ($1, 'future')`, [
+        future,
+      ]),
+    );
+    const store = createPostgresStore({ connectionString: postgresUrl, schema });
+    stores.push(store);
+    await expect(store.ping()).rejects.toMatchObject({ code: PostgresStoreErrorCode.SchemaTooNew });
+    await withClient((client) =>
+      client.query(`DELETE FROM "${schema}".schema_migrations WHERE version = $1`, [future]),
+    );
+    await store.ping();
+    await store.recordTools('s', [tool('t')]);
+    expect(await store.listTools()).toHaveLength(1);
+  });
+
   it('works in a schema created beforehand', async () => {
     const schema = newSchema();
     await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
