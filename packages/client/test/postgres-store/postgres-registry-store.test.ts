@@ -370,44 +370,6 @@ describe('OAuth records (TokenStore v1), encrypted', () => {
   });
 });
 
-describe('embeddings (EmbeddingStore v1)', () => {
-  it('a replica loads the vectors another saved, by model key and content key', async () => {
-    const schema = newSchema();
-    const first = await openStore(schema);
-    const second = await openStore(schema);
-    const vectors = new Map([
-      ['hash-a', new Float32Array([0.1, -0.2, 0.3])],
-      ['hash-b', new Float32Array([1, 0, 0])],
-    ]);
-    await first.embeddingStore.save('model@3', vectors);
-    await first.embeddingStore.save('other-model@3', new Map([['hash-a', new Float32Array([9, 9, 9])]]));
-    const found = await second.embeddingStore.load('model@3', ['hash-a', 'hash-b', 'hash-missing']);
-    expect([...found.keys()].sort()).toEqual(['hash-a', 'hash-b']);
-    expect(Array.from(found.get('hash-a') ?? [])).toEqual(Array.from(vectors.get('hash-a') ?? []));
-    expect(found.get('hash-b')).toBeInstanceOf(Float32Array);
-    expect((await second.embeddingStore.load('model@3', [])).size).toBe(0);
-
-    await second.embeddingStore.save('model@3', new Map([['hash-a', new Float32Array([0.5, 0.5, 0.5])]]));
-    expect(Array.from((await first.embeddingStore.load('model@3', ['hash-a'])).get('hash-a') ?? [])).toEqual([
-      0.5, 0.5, 0.5,
-    ]);
-    expect(
-      Array.from((await first.embeddingStore.load('other-model@3', ['hash-a'])).get('hash-a') ?? []),
-    ).toEqual([9, 9, 9]);
-  });
-
-  it('saves more vectors than one statement takes', async () => {
-    const store = await openStore(newSchema());
-    const many = new Map(
-      Array.from({ length: 1200 }, (_, index) => [`h${index}`, new Float32Array([index, 1])]),
-    );
-    await store.embeddingStore.save('m@2', many);
-    const found = await store.embeddingStore.load('m@2', [...many.keys()]);
-    expect(found.size).toBe(1200);
-    expect(Array.from(found.get('h1199') ?? [])).toEqual([1199, 1]);
-  });
-});
-
 describe('bad input says what, where and what to do, never the password', () => {
   const password = 'pw-Never-Shown-42';
 
