@@ -53,8 +53,13 @@ const maxRetryMs = 5000;
 /** Creates the feed; it connects when the first listener subscribes. */
 export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   const listeners = new Set<RegistryChangeListener>();
-  // Last revision seen per server: a catch-up read announces only what is newer.
+  // Last revision known per server (announced, or read as the baseline): a catch-up read announces
+  // only what is newer.
   const revisions = new Map<string, number>();
+  // Last revision announced per server: a notification of a change a catch-up read already announced
+  // is dropped. Apart from `revisions` so that a notification of a change the baseline read already
+  // saw is still announced: the listener subscribed before it.
+  const announced = new Map<string, number>();
   let connection: ListeningConnection | undefined;
   let starting: Promise<void> | undefined;
   let retryMs = firstRetryMs;
@@ -87,6 +92,8 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     }
     if (typeof payload.server !== 'string') return;
     const revision = Number(payload.revision);
+    if (!Number.isFinite(revision) || revision <= (announced.get(payload.server) ?? 0)) return;
+    announced.set(payload.server, revision);
     revisions.set(payload.server, Math.max(revisions.get(payload.server) ?? 0, revision));
     emit({
       server: payload.server,
@@ -100,7 +107,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     const announce = baselined;
     const database = await options.database();
     const result = await database.query(
-      `SELECT server, revision, kind FROM ${options.schema}.catalog_changes`,
+      `SELECT server, revision, kind, origin FROM ${options.schema}.catalog_changes`,
     );
     for (const row of result.rows) {
       const server = row.server as string;
@@ -108,7 +115,13 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       const known = revisions.get(server);
       if (known !== undefined && known >= revision) continue;
       revisions.set(server, revision);
-      if (announce) emit({ server, kind: row.kind === 'server' ? 'server' : 'tools', local: false });
+      if (!announce) continue;
+      announced.set(server, Math.max(announced.get(server) ?? 0, revision));
+      emit({
+        server,
+        kind: row.kind === 'server' ? 'server' : 'tools',
+        local: row.origin === options.origin,
+      });
     }
     baselined = true;
   };

@@ -70,6 +70,8 @@ const postgresMigrations: readonly PostgresMigration[] = [
         server text PRIMARY KEY,
         revision bigint NOT NULL,
         kind text NOT NULL,
+        -- The store instance that made the change (to tell a replica's own changes).
+        origin text NOT NULL DEFAULT '',
         changed_at timestamptz NOT NULL DEFAULT now()
       );
       CREATE TABLE ${s}.oauth_records (

@@ -222,16 +222,20 @@ class DefaultPostgresStore implements PostgresRegistryStore {
     return this.#feed.subscribe(listener);
   }
 
-  /** Bumps the server's catalogue revision and notifies, inside the writing transaction. */
+  /**
+   * Bumps the server's catalogue revision and notifies, inside the writing transaction. The update
+   * takes its revision after it holds the row, so a server's revisions grow in commit order: a
+   * listener that saw revision r knows the change after it has a larger one.
+   */
   async #announce(client: PostgresPoolClient, server: string, kind: 'server' | 'tools'): Promise<void> {
     const s = this.#quoted;
     await client.query(
       `WITH bumped AS (
-         INSERT INTO ${s}.catalog_changes (server, revision, kind, changed_at)
-         VALUES ($1, nextval('${s}.catalog_revision'), $2, now())
+         INSERT INTO ${s}.catalog_changes (server, revision, kind, origin, changed_at)
+         VALUES ($1, nextval('${s}.catalog_revision'), $2, $4, now())
          ON CONFLICT (server) DO UPDATE SET
-           revision = greatest(${s}.catalog_changes.revision, excluded.revision),
-           kind = excluded.kind, changed_at = excluded.changed_at
+           revision = nextval('${s}.catalog_revision'),
+           kind = excluded.kind, origin = excluded.origin, changed_at = excluded.changed_at
          RETURNING revision
        )
        SELECT pg_notify($3, json_build_object('server', $1::text, 'kind', $2::text, 'revision', revision, 'origin', $4::text)::text)
