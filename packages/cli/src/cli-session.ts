@@ -3,7 +3,6 @@
  * edits, and connecting the configured servers with a spinner. Thin on purpose: each is one call
  * into @switchboard/client.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConnectMcpOptions,
@@ -15,24 +14,13 @@ import {
   type McpServers,
   type SwitchboardConfig,
 } from '@switchboard/client';
-import { createSqliteStore } from '@switchboard/client/sqlite-store';
 import { createConsoleLogger, type Logger, silentLogger } from '@switchboard/core';
 import type { CommandContext } from './cli-command.js';
 import { UsageError } from './cli-error.js';
+import { homeOf } from './cli-home.js';
 import { createProgress } from './cli-io.js';
+import { registryStoreOf } from './registry-store-of.js';
 import { didYouMean } from './suggest.js';
-
-/** The user's home, overridable for tests through `SWITCHBOARD_HOME`. */
-export function homeOf(context: CommandContext): string {
-  return context.io.env.SWITCHBOARD_HOME ?? context.io.env.HOME ?? homedir();
-}
-
-/** The registry store commands record to and read from: `--store`, `SWITCHBOARD_STORE`, or the default file. */
-export function storePathOf(context: CommandContext): string {
-  const option = context.values.store;
-  if (typeof option === 'string' && option !== '') return option;
-  return context.io.env.SWITCHBOARD_STORE ?? join(homeOf(context), '.switchboard', 'registry.db');
-}
 
 /** Loads the merged config (or the `--config` file alone). */
 export function loadCliConfig(context: CommandContext): Promise<SwitchboardConfig> {
@@ -85,6 +73,10 @@ export async function connectServers(
 ): Promise<McpConnection> {
   const count = Object.values(servers).filter((entry) => entry.enabled !== false).length;
   const progress = createProgress(context.io, `connecting ${count} server${count === 1 ? '' : 's'}…`);
+  const stored =
+    options.store === undefined && context.io.env.SWITCHBOARD_STORE !== 'off'
+      ? registryStoreOf(context)
+      : undefined;
   try {
     return await connectMcp(servers as McpServers, {
       onError: 'skip',
@@ -92,11 +84,13 @@ export async function connectServers(
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
       // Every call the CLI makes is recorded, so `switchboard stats` and `tools --sort usage` see it.
       // The store opens lazily; without better-sqlite3 it is skipped (silently: the logger is silent).
-      ...(context.io.env.SWITCHBOARD_STORE === 'off'
-        ? {}
-        : { store: createSqliteStore({ path: storePathOf(context) }) }),
-      // Sign-ins made by `switchboard auth` live under the same home the command was given.
-      auth: { store: createFileTokenStore({ directory: defaultTokenDirectory(homeOf(context)) }) },
+      ...(stored ? { store: stored.store } : {}),
+      // Sign-ins made by `switchboard auth` live under the same home the command was given, or in
+      // the shared database when replicas share one (PostgreSQL with a key).
+      auth: {
+        store:
+          stored?.tokenStore ?? createFileTokenStore({ directory: defaultTokenDirectory(homeOf(context)) }),
+      },
       ...options,
     });
   } finally {

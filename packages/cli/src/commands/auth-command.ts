@@ -10,8 +10,9 @@ import {
 } from '@switchboard/client';
 import type { CliCommand, CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
+import { homeOf } from '../cli-home.js';
 import { createPalette, formatTable } from '../cli-io.js';
-import { homeOf, loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
 
 const help = `Usage:
   switchboard auth <server> [--no-browser] [--port N]   sign in to a server (OAuth)

@@ -10,6 +10,7 @@ import { createToolSelector, createTransformersEmbedder } from '@switchboard/too
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
+import { registryStoreOf } from '../registry-store-of.js';
 import { reportFailedServers } from './server-failures.js';
 
 const help = `Usage:
@@ -41,6 +42,7 @@ export const serveCommand: CliCommand = {
     session: { type: 'boolean', default: false },
     select: { type: 'boolean', default: false },
     skills: { type: 'string' },
+    store: { type: 'string' },
     'allow-approval-tools': { type: 'boolean', default: false },
   },
   async run(context) {
@@ -57,12 +59,29 @@ export const serveCommand: CliCommand = {
     const config = await loadCliConfig(context);
     // The gateway's handlers: an upstream's elicitation, sampling and roots requests cross to the
     // downstream client of the call that caused them.
-    const connection = await connectServers(context, config.mcpServers, gatewayConnectOptions());
+    const stored = context.io.env.SWITCHBOARD_STORE === 'off' ? undefined : registryStoreOf(context);
+    const connection = await connectServers(context, config.mcpServers, {
+      ...gatewayConnectOptions(),
+      ...(stored ? { store: stored.store } : {}),
+      ...(stored?.tokenStore ? { auth: { store: stored.tokenStore } } : {}),
+    });
     reportFailedServers(context, connection.status());
+    // Replicas sharing a PostgreSQL store hear of each other's catalogue changes: a server whose
+    // tools another replica saw change is re-listed here too.
+    const stopFollowing = stored?.postgres?.onChange((change) => {
+      if (change.local || change.kind !== 'tools' || !connection.servers.includes(change.server)) return;
+      connection.refreshTools(change.server).catch((error: unknown) => {
+        logger.warn(
+          `could not re-list the tools of '${change.server}' after another replica's change: ${String(error)}`,
+        );
+      });
+    });
     const selector = values.select
       ? createToolSelector({
           registry: connection.registry,
           embedder: createTransformersEmbedder({ logger }),
+          // Replicas share embeddings through the database: a restart embeds only changed tools.
+          ...(stored?.postgres ? { embeddingStore: stored.postgres.embeddingStore } : {}),
           logger,
         })
       : undefined;
@@ -113,6 +132,7 @@ export const serveCommand: CliCommand = {
       if (!values.http) process.stdin.once('end', stop);
     });
     await handle.close();
+    stopFollowing?.();
     await gateway.close();
     await selector?.close();
     await connection.close();

@@ -10,8 +10,9 @@ import {
 import { SwitchboardError } from '@switchboard/core';
 import type { CliCommand, CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
+import { homeOf } from '../cli-home.js';
 import { formatTable } from '../cli-io.js';
-import { configPathForWrite, homeOf, loadCliConfig, printJson } from '../cli-session.js';
+import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
 
 const help = `Usage:

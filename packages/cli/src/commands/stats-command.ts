@@ -4,25 +4,42 @@ import type { StoredServer, ToolUsage } from '@switchboard/core';
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
-import { printJson, storePathOf } from '../cli-session.js';
+import { printJson } from '../cli-session.js';
+import { isPostgresLocation, storePathOf } from '../registry-store-of.js';
 
 const help = `Usage:
-  switchboard stats [server...] [--store FILE] [--json]
+  switchboard stats [server...] [--store FILE|postgres://…] [--json]
 
 Shows what the registry store recorded: per server its calls, errors and last connection, and per
 tool its calls, errors, latency (p50 / p95 over the most recent calls) and when it was last used.
 
 Options:
-  --store FILE   registry store to read (default: $SWITCHBOARD_STORE, else ~/.switchboard/registry.db)`;
+  --store FILE   registry store to read: a SQLite file, or the postgres:// database replicas share
+                 (default: $SWITCHBOARD_STORE, else ~/.switchboard/registry.db)`;
 
-/** Reads servers and usage from the store at `path`; empty when no file is there yet. */
-export async function readUsage(path: string): Promise<{ servers: StoredServer[]; tools: ToolUsage[] }> {
+/**
+ * Reads servers and usage from the store at `location` (a SQLite file, or the `postgres://` database
+ * replicas share, whose counts are every replica's); empty when no file is there yet.
+ */
+export async function readUsage(
+  location: string,
+): Promise<{ location: string; servers: StoredServer[]; tools: ToolUsage[] }> {
+  if (isPostgresLocation(location)) {
+    const { openPostgresStore } = await import('@switchboard/client/postgres-store');
+    const store = await openPostgresStore({ connectionString: location });
+    try {
+      // The store's own location names the database without its password.
+      return { location: store.location, servers: await store.listServers(), tools: await store.listUsage() };
+    } finally {
+      await store.close();
+    }
+  }
   // Reading must not create a store where none was.
-  if (!existsSync(path)) return { servers: [], tools: [] };
+  if (!existsSync(location)) return { location, servers: [], tools: [] };
   const { openSqliteStore } = await import('@switchboard/client/sqlite-store');
-  const store = await openSqliteStore({ path });
+  const store = await openSqliteStore({ path: location });
   try {
-    return { servers: await store.listServers(), tools: await store.listUsage() };
+    return { location, servers: await store.listServers(), tools: await store.listUsage() };
   } finally {
     await store.close();
   }
@@ -38,8 +55,8 @@ export const statsCommand: CliCommand = {
   help,
   options: { store: { type: 'string' } },
   async run(context) {
-    const path = storePathOf(context);
-    const usage = await readUsage(path);
+    const usage = await readUsage(storePathOf(context));
+    const path = usage.location;
     const wanted = new Set(context.positionals);
     const keep = (server: string) => wanted.size === 0 || wanted.has(server);
     const tools = usage.tools.filter((tool) => keep(tool.server));

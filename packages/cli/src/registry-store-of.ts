@@ -1,0 +1,55 @@
+/**
+ * The registry store a command records to: a SQLite file by default, or — when `--store` (or
+ * `SWITCHBOARD_STORE`) is a `postgres://` URL — the PostgreSQL store that gateway replicas share
+ * (usage counted in SQL, a catalogue change feed, encrypted OAuth records, embeddings).
+ */
+import { join } from 'node:path';
+import type { TokenStore } from '@switchboard/client';
+import { createPostgresStore, type PostgresRegistryStore } from '@switchboard/client/postgres-store';
+import { createSqliteStore } from '@switchboard/client/sqlite-store';
+import type { RegistryStore } from '@switchboard/core';
+import type { CommandContext } from './cli-command.js';
+import { homeOf } from './cli-home.js';
+
+/** The registry store commands record to and read from: `--store`, `SWITCHBOARD_STORE`, or the default file. */
+export function storePathOf(context: CommandContext): string {
+  const option = context.values.store;
+  if (typeof option === 'string' && option !== '') return option;
+  return context.io.env.SWITCHBOARD_STORE ?? join(homeOf(context), '.switchboard', 'registry.db');
+}
+
+/** A store URL rather than a file path. */
+export function isPostgresLocation(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The store of `location` (a path or a `postgres://` URL). */
+export interface CliStore {
+  store: RegistryStore;
+  /** Set for PostgreSQL: the change feed, shared OAuth records and embeddings live there. */
+  postgres?: PostgresRegistryStore;
+  /** OAuth records shared through the database (PostgreSQL with `SWITCHBOARD_STORE_KEY`). */
+  tokenStore?: TokenStore;
+}
+
+/**
+ * Opens the store `--store` names. The PostgreSQL key of OAuth records comes from
+ * `SWITCHBOARD_STORE_KEY` only (an env value, never a flag: flags end up in process lists).
+ */
+export function registryStoreOf(context: CommandContext): CliStore {
+  const location = storePathOf(context);
+  if (!isPostgresLocation(location)) return { store: createSqliteStore({ path: location }) };
+  const key = context.io.env.SWITCHBOARD_STORE_KEY;
+  const postgres = createPostgresStore({
+    connectionString: location,
+    ...(key !== undefined && key !== '' ? { encryptionKey: key } : {}),
+    // Replicas hear of each other's catalogue changes through LISTEN/NOTIFY; the catch-up read
+    // covers a notification lost while the feed reconnected.
+    changePollMs: 2_000,
+  });
+  return {
+    store: postgres,
+    postgres,
+    ...(key !== undefined && key !== '' ? { tokenStore: postgres.tokenStore } : {}),
+  };
+}
