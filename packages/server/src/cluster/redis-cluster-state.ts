@@ -84,6 +84,8 @@ class RedisState implements RedisClusterState {
   readonly #tails = new Set<Redis>();
   #publishFailing = false;
   #down = false;
+  /** Resolves once the first connection attempt succeeded or failed (commands before it wait for it). */
+  #firstAttempt: Promise<void>;
   #closed = false;
 
   constructor(options: RedisClusterStateOptions) {
@@ -108,6 +110,12 @@ class RedisState implements RedisClusterState {
     });
     // The subscriber queues its SUBSCRIBE until connected and re-subscribes after reconnects.
     this.#subscriber = new Redis(this.#url, { ...common, autoResubscribe: true, maxRetriesPerRequest: null });
+    // Requests right after start wait for the first connect; after that, failures are immediate.
+    this.#firstAttempt = new Promise<void>((resolve) => {
+      this.#commands.once('ready', () => resolve());
+      this.#commands.once('error', () => resolve());
+      this.#commands.once('end', () => resolve());
+    });
     for (const connection of [this.#commands, this.#subscriber]) {
       connection.on('error', (error: Error) => this.#noteDown(error));
       connection.on('ready', () => this.#noteUp());
@@ -260,6 +268,7 @@ class RedisState implements RedisClusterState {
   /** One command (counted), its failure turned into CLUSTER_UNAVAILABLE. */
   async #run<T>(command: () => Promise<T>): Promise<T> {
     this.operations += 1;
+    if (this.#commands.status !== 'ready') await this.#firstAttempt;
     try {
       return await command();
     } catch (error) {

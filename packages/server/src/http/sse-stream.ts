@@ -29,6 +29,8 @@ export class SseStream {
     if (extraHeaders !== undefined)
       for (const name in extraHeaders) headers.push(name, extraHeaders[name] as string);
     response.writeHead(200, headers);
+    // A stream may stay silent a long time (a GET stream, a resumed one): the client must see it open now.
+    response.flushHeaders();
     response.on('close', () => {
       this.#ended = true;
     });
