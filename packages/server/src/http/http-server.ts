@@ -71,6 +71,8 @@ class NodeHttpMcpServer {
   readonly #exchanges = new ExchangeSessions();
   readonly #http: NodeHttpServer;
   #inFlight = 0;
+  /** Responses of calls in flight: a drain tells those not yet started to close their connections. */
+  readonly #open = new Set<ServerResponse>();
   /** Draining or closed: not ready, `Connection: close` on every response. */
   #closing = false;
   #drained: (() => void) | undefined;
@@ -206,10 +208,14 @@ class NodeHttpMcpServer {
     if (this.#closing) response.shouldKeepAlive = false;
     // A session's GET stream stays open for the session's life: it is not a call to drain.
     const drains = !(request.method === 'GET' && pathnameOf(request.url) === this.#path);
-    if (drains) this.#inFlight += 1;
+    if (drains) {
+      this.#inFlight += 1;
+      this.#open.add(response);
+    }
     const done = () => {
       if (!drains) return;
       this.#inFlight -= 1;
+      this.#open.delete(response);
       if (this.#inFlight === 0) this.#drained?.();
     };
     let handled: Promise<void> | undefined;
@@ -665,6 +671,7 @@ class NodeHttpMcpServer {
   #drain(): Promise<void> {
     this.#draining ??= (async () => {
       this.#closing = true;
+      for (const response of this.#open) if (!response.headersSent) response.shouldKeepAlive = false;
       // Closing the listener makes a balancer's next connect fail over at once.
       this.#listenerClosed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
       this.#http.closeIdleConnections();
