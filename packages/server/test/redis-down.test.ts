@@ -3,8 +3,9 @@
  * session requests fail fast with 503 naming Redis (never its password), `/ready` says so, and
  * everything works again once Redis is back, without a restart (reconnect, re-subscribe).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import type { Logger } from '@switchboard/core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defineTool, JsonRpcErrorCode } from '../src/index.js';
 import { envelope, post } from './fixtures/modern-request.js';
 import { freePort, type OwnRedis, ownRedis } from './fixtures/own-redis.js';
@@ -41,7 +42,11 @@ describe('Redis down and back', () => {
 
     await redis.stop();
 
-    const modern = await post(r2.url, 'tools/call', { name: 'echo', arguments: { message: 'still' }, _meta: envelope() });
+    const modern = await post(r2.url, 'tools/call', {
+      name: 'echo',
+      arguments: { message: 'still' },
+      _meta: envelope(),
+    });
     expect(modern.status).toBe(200);
     expect(modern.body.result).toMatchObject({ content: [{ text: 'Echo: still' }] });
 
@@ -70,15 +75,24 @@ describe('Redis down and back', () => {
 
     await redis.start();
     await expect
-      .poll(async () => (await sessionRequest(r2.url, id, 'tools/list')).status, { timeout: 20_000, interval: 200 })
+      .poll(async () => (await sessionRequest(r2.url, id, 'tools/list')).status, {
+        timeout: 20_000,
+        interval: 200,
+      })
       .toBe(200);
     await expect
-      .poll(async () => (await fetch(r1.url.replace('/mcp', '/ready'))).status, { timeout: 20_000, interval: 200 })
+      .poll(async () => (await fetch(r1.url.replace('/mcp', '/ready'))).status, {
+        timeout: 20_000,
+        interval: 200,
+      })
       .toBe(200);
 
     // Pub/sub is subscribed again: a change on r1 reaches a stream on r2.
     const abort = new AbortController();
-    const stream = await fetch(r2.url, { headers: { ...sessionHeaders(id), accept: 'text/event-stream' }, signal: abort.signal });
+    const stream = await fetch(r2.url, {
+      headers: { ...sessionHeaders(id), accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
     expect(stream.status).toBe(200);
     let changes = 0;
     const reading = readSse(stream, (event) => {
@@ -87,7 +101,10 @@ describe('Redis down and back', () => {
     await expect
       .poll(
         () => {
-          if (changes === 0) r1.server.addTool(defineTool({ name: `after-${Date.now()}`, description: 'x', execute: () => 'x' }));
+          if (changes === 0)
+            r1.server.addTool(
+              defineTool({ name: `after-${Date.now()}`, description: 'x', execute: () => 'x' }),
+            );
           return changes;
         },
         { timeout: 20_000, interval: 500 },

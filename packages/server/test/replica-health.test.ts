@@ -2,11 +2,17 @@
  * Replica identity, health, readiness and drain of one HTTP server (the built-in in-memory
  * cluster state: no Redis needed), plus the option checks of the replica options.
  */
-import { connect } from 'node:net';
-import { request as httpRequest } from 'node:http';
+
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMemoryClusterState, type HttpTransportOptions, type ServeHandle, serve } from '../src/index.js';
+import {
+  createMemoryClusterState,
+  type HttpTransportOptions,
+  type ServeHandle,
+  serve,
+} from '../src/index.js';
 import { createEchoServer } from './fixtures/echo-server.js';
 import { openSession, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
 
@@ -16,12 +22,17 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<HttpTransportOptions> = {}): Promise<ServeHandle & { url: string }> {
-  const handle = await serve(createEchoServer(), { transport: { type: 'http', port: 0, replicaId: 'a1', ...options } });
+  const handle = await serve(createEchoServer(), {
+    transport: { type: 'http', port: 0, replicaId: 'a1', ...options },
+  });
   cleanups.push(() => handle.close());
   return handle as ServeHandle & { url: string };
 }
 
-function rawPost(url: string, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawPost(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       url,
@@ -31,7 +42,9 @@ function rawPost(url: string, body: unknown): Promise<{ status: number; headers:
         response.on('data', (chunk: Buffer) => {
           text += chunk.toString();
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+        );
       },
     );
     request.on('error', reject);
@@ -58,7 +71,12 @@ describe('replica identity, health and readiness', () => {
     const health = await fetch(handle.url.replace('/mcp', '/health'));
     expect(health.status).toBe(200);
     expect(health.headers.get('x-switchboard-replica')).toBe('a1');
-    expect(await health.json()).toMatchObject({ status: 'ok', replica: 'a1', name: 'echo-fixture', tools: 3 });
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      replica: 'a1',
+      name: 'echo-fixture',
+      tools: 3,
+    });
     const ready = await fetch(handle.url.replace('/mcp', '/ready'));
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', replica: 'a1' });
@@ -69,7 +87,7 @@ describe('replica identity, health and readiness', () => {
     expect(call.headers['x-switchboard-replica']).toBe('a1');
   });
 
-  test('without a replica id no header is sent (today\'s responses)', async () => {
+  test("without a replica id no header is sent (today's responses)", async () => {
     const handle = await serve(createEchoServer(), { transport: { type: 'http', port: 0 } });
     cleanups.push(() => handle.close());
     const health = await fetch((handle.url as string).replace('/mcp', '/health'));
@@ -118,14 +136,20 @@ describe('replica identity, health and readiness', () => {
 
   test('bad replica options are refused with a clear error', async () => {
     const server = createEchoServer();
-    await expect(serve(server, { transport: { type: 'http', port: 0, replicaId: 'has space' } })).rejects.toThrow(
-      /replicaId must be 1-64 letters/,
-    );
+    await expect(
+      serve(server, { transport: { type: 'http', port: 0, replicaId: 'has space' } }),
+    ).rejects.toThrow(/replicaId must be 1-64 letters/);
     await expect(
       serve(server, { transport: { type: 'http', port: 0, rateLimit: { callsPerMinute: 0 } } }),
     ).rejects.toThrow(/rateLimit.callsPerMinute must be a positive integer/);
     await expect(
-      serve(server, { transport: { type: 'http', port: 0, auth: { type: 'bearer', tokens: [{ token: '', principal: 'x' }] } } }),
+      serve(server, {
+        transport: {
+          type: 'http',
+          port: 0,
+          auth: { type: 'bearer', tokens: [{ token: '', principal: 'x' }] },
+        },
+      }),
     ).rejects.toThrow(/tokens: \[\{ token, principal \}/);
     await expect(
       serve(server, { transport: { type: 'http', port: 0, session: true, sessionKeys: [randomBytes(8)] } }),
@@ -151,12 +175,36 @@ describe('sealed sessions in one process (in-memory cluster state)', () => {
     const asA = { authorization: 'Bearer token-a' };
     const id = await openSession(handle.url, asA);
     expect((await sessionRequest(handle.url, id, 'tools/list', {}, asA)).status).toBe(200);
-    expect((await sessionRequest(handle.url, id, 'tools/list', {}, { authorization: 'Bearer token-b' })).status).toBe(404);
-    expect((await sessionRequest(handle.url, id, 'tools/list', {}, { authorization: 'Bearer legacy-single-token' })).status).toBe(404);
-    expect((await sessionRequest(handle.url, id, 'tools/list', {}, { authorization: 'Bearer nope' })).status).toBe(401);
+    expect(
+      (await sessionRequest(handle.url, id, 'tools/list', {}, { authorization: 'Bearer token-b' })).status,
+    ).toBe(404);
+    expect(
+      (
+        await sessionRequest(
+          handle.url,
+          id,
+          'tools/list',
+          {},
+          { authorization: 'Bearer legacy-single-token' },
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await sessionRequest(handle.url, id, 'tools/list', {}, { authorization: 'Bearer nope' })).status,
+    ).toBe(401);
     // The single-token form still works alongside.
     const single = await openSession(handle.url, { authorization: 'Bearer legacy-single-token' });
-    expect((await sessionRequest(handle.url, single, 'tools/list', {}, { authorization: 'Bearer legacy-single-token' })).status).toBe(200);
+    expect(
+      (
+        await sessionRequest(
+          handle.url,
+          single,
+          'tools/list',
+          {},
+          { authorization: 'Bearer legacy-single-token' },
+        )
+      ).status,
+    ).toBe(200);
     const deleted = await fetch(handle.url, { method: 'DELETE', headers: sessionHeaders(id, asA) });
     expect(deleted.status).toBe(200);
     // The sealed id would still open: the revocation is what refuses it.

@@ -13,8 +13,19 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool, JsonRpcErrorCode, serve } from '../src/index.js';
 import { createRedisClusterState } from '../src/redis.js';
 import { envelope, post } from './fixtures/modern-request.js';
-import { openSession, readSse, type SseEvent, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
-import { type ReplicaSet, type RoutedRequest, roundRobinFetch, startReplicas } from './fixtures/replica-set.js';
+import {
+  openSession,
+  readSse,
+  type SseEvent,
+  sessionHeaders,
+  sessionRequest,
+} from './fixtures/raw-session.js';
+import {
+  type ReplicaSet,
+  type RoutedRequest,
+  roundRobinFetch,
+  startReplicas,
+} from './fixtures/replica-set.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -27,7 +38,8 @@ async function replicas(options: Parameters<typeof startReplicas>[0] = {}): Prom
   return set;
 }
 
-const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0] as { text: string }).text;
+const textOf = (result: unknown) =>
+  ((result as { content: Array<{ text: string }> }).content[0] as { text: string }).text;
 
 describe('replicas sharing Redis', () => {
   test('a 2025 session whose requests alternate over three replicas keeps one per-session counter: 1..N', async () => {
@@ -43,7 +55,8 @@ describe('replicas sharing Redis', () => {
     await client.connect(transport);
     cleanups.push(() => client.close());
     const answers: string[] = [];
-    for (let call = 0; call < 9; call += 1) answers.push(textOf(await client.callTool({ name: 'count', arguments: {} })));
+    for (let call = 0; call < 9; call += 1)
+      answers.push(textOf(await client.callTool({ name: 'count', arguments: {} })));
     expect(answers.map((answer) => Number(answer.split(' ')[0]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // Every replica served some of the calls: the session was re-created where it was not opened.
     expect(new Set(answers.map((answer) => answer.split(' ')[1]))).toEqual(new Set(['r1', 'r2', 'r3']));
@@ -67,7 +80,9 @@ describe('replicas sharing Redis', () => {
     );
     cleanups.push(() => client.close());
     for (let call = 0; call < 6; call += 1) {
-      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: `m${call}` } }))).toBe(`Echo: m${call}`);
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: `m${call}` } }))).toBe(
+        `Echo: m${call}`,
+      );
     }
     expect(new Set(routed.map((request) => request.replica))).toEqual(new Set(['r1', 'r2', 'r3']));
     expect(set.replicas.map((replica) => replica.state.operations)).toEqual(before);
@@ -119,14 +134,19 @@ describe('replicas sharing Redis', () => {
     const bytes = Buffer.from(id, 'base64url');
     bytes[bytes.length - 30] = (bytes[bytes.length - 30] as number) ^ 0x01;
     const tampered = bytes.toString('base64url');
-    for (const url of [r1, r2]) expect((await sessionRequest(url, tampered, 'tools/list', {}, asA)).status).toBe(404);
+    for (const url of [r1, r2])
+      expect((await sessionRequest(url, tampered, 'tools/list', {}, asA)).status).toBe(404);
     // A replica after rotation: the old key still listed opens it; once retired it does not.
     const newKey = randomBytes(32);
     for (const [keys, status] of [
       [[newKey, oldKey], 200],
       [[newKey], 404],
     ] as const) {
-      const state = createRedisClusterState({ url: 'redis://127.0.0.1:6379', keyPrefix: set.prefix, replicaId: 'r9' });
+      const state = createRedisClusterState({
+        url: 'redis://127.0.0.1:6379',
+        keyPrefix: set.prefix,
+        replicaId: 'r9',
+      });
       const handle = await serve(set.replicas[0]?.server as never, {
         transport: {
           type: 'http',
@@ -168,7 +188,8 @@ describe('replicas sharing Redis', () => {
       return first.filter((seen) => seen.data !== '').length === 5;
     });
     abort.abort();
-    const progressOf = (event: SseEvent) => (JSON.parse(event.data) as { params?: { progress?: number } }).params?.progress;
+    const progressOf = (event: SseEvent) =>
+      (JSON.parse(event.data) as { params?: { progress?: number } }).params?.progress;
     const firstProgress = first.filter((event) => event.data !== '');
     expect(firstProgress.map(progressOf)).toEqual([1, 2, 3, 4, 5]);
     const lastEventId = firstProgress[4]?.id as string;
@@ -183,22 +204,34 @@ describe('replicas sharing Redis', () => {
     await readSse(resumed, (event) => {
       if (event.data !== '') rest.push(event);
     });
-    const messages = rest.map((event) => JSON.parse(event.data) as { method?: string; id?: unknown; result?: unknown });
-    const progress = messages.filter((message) => message.method === 'notifications/progress').map((_, index) => progressOf(rest[index] as SseEvent));
+    const messages = rest.map(
+      (event) => JSON.parse(event.data) as { method?: string; id?: unknown; result?: unknown },
+    );
+    const progress = messages
+      .filter((message) => message.method === 'notifications/progress')
+      .map((_, index) => progressOf(rest[index] as SseEvent));
     expect(progress).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
     expect(messages.length).toBe(16);
     expect(messages[15]).toMatchObject({ id: 'slow-1', result: { content: [{ text: 'done 20 on r1' }] } });
     // Event ids go on from the dropped stream's, strictly increasing.
     const sequence = rest.map((event) => Number(String(event.id).split('_').pop()));
-    expect(sequence.every((value, index) => index === 0 || value > (sequence[index - 1] as number))).toBe(true);
+    expect(sequence.every((value, index) => index === 0 || value > (sequence[index - 1] as number))).toBe(
+      true,
+    );
     expect(sequence[0]).toBeGreaterThan(Number(lastEventId.split('_').pop()));
   });
 
   test('an elicitation asked by one replica is answered through another', async () => {
     const set = await replicas();
     const routed: RoutedRequest[] = [];
-    const client = new V1Client({ name: 'elicit-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
+    const client = new V1Client(
+      { name: 'elicit-v1', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'Ada' },
+    }));
     await client.connect(
       new V1Http(new URL(set.replicas[0]?.url as string), {
         fetch: roundRobinFetch(
@@ -218,12 +251,19 @@ describe('replicas sharing Redis', () => {
 
   test('a tools list change on one replica reaches streams on the others exactly once', async () => {
     const set = await replicas();
-    const [r1, r2, r3] = set.replicas as [ReplicaSet['replicas'][number], ReplicaSet['replicas'][number], ReplicaSet['replicas'][number]];
+    const [r1, r2, r3] = set.replicas as [
+      ReplicaSet['replicas'][number],
+      ReplicaSet['replicas'][number],
+      ReplicaSet['replicas'][number],
+    ];
     // A 2025 session's GET stream on r2.
     const id = await openSession(r2.url);
     const abort = new AbortController();
     cleanups.push(async () => abort.abort());
-    const stream = await fetch(r2.url, { headers: { ...sessionHeaders(id), accept: 'text/event-stream' }, signal: abort.signal });
+    const stream = await fetch(r2.url, {
+      headers: { ...sessionHeaders(id), accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
     expect(stream.status).toBe(200);
     let legacyChanges = 0;
     const legacyReading = readSse(stream, (event) => {
@@ -286,10 +326,16 @@ describe('replicas sharing Redis', () => {
     expect(refused.length).toBe(80 - accepted.length);
     const sample = refused[0];
     expect(sample?.body.error?.code).toBe(JsonRpcErrorCode.RateLimited);
-    expect(sample?.body.error?.message).toMatch(/tool "echo": 60 calls per minute per caller; retry in \d+ s/);
+    expect(sample?.body.error?.message).toMatch(
+      /tool "echo": 60 calls per minute per caller; retry in \d+ s/,
+    );
     expect(Number(sample?.headers['retry-after'])).toBeGreaterThan(0);
     // Another tool has its own window.
-    const other = await post(urls[0] as string, 'tools/call', { name: 'count', arguments: {}, _meta: envelope() });
+    const other = await post(urls[0] as string, 'tools/call', {
+      name: 'count',
+      arguments: {},
+      _meta: envelope(),
+    });
     expect(other.status).toBe(200);
   });
 });

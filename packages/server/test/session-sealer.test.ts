@@ -35,7 +35,8 @@ describe('createSessionSealer', () => {
       expect(sealer.open(tampered.toString('base64url'), 'alice')).toBeUndefined();
     }
     expect(createSessionSealer({ keys: [randomBytes(32)] }).open(id, 'alice')).toBeUndefined();
-    for (const junk of ['', 'not a seal!', 'AAAA', 'x'.repeat(20_000)]) expect(sealer.open(junk, 'alice')).toBeUndefined();
+    for (const junk of ['', 'not a seal!', 'AAAA', 'x'.repeat(20_000)])
+      expect(sealer.open(junk, 'alice')).toBeUndefined();
   });
 
   test('rotation: the first key seals, every key opens; a retired key no longer opens', () => {
@@ -62,7 +63,10 @@ describe('loadSessionKeys', () => {
     const first = randomBytes(32);
     const second = randomBytes(32);
     const path = join(dir, 'keys');
-    writeFileSync(path, `# current\n${first.toString('base64')}\n\n  ${second.toString('hex')}  # previous\n`);
+    writeFileSync(
+      path,
+      `# current\n${first.toString('base64')}\n\n  ${second.toString('hex')}  # previous\n`,
+    );
     const keys = loadSessionKeys(path);
     expect(keys.map((key) => key.toString('hex'))).toEqual([first.toString('hex'), second.toString('hex')]);
   });
@@ -85,7 +89,9 @@ describe('loadSessionKeys', () => {
   });
 
   test('a missing or empty file says so', () => {
-    expect(() => loadSessionKeys(join(dir, 'absent'))).toThrow(/Cannot read the session key file .*absent: ENOENT/);
+    expect(() => loadSessionKeys(join(dir, 'absent'))).toThrow(
+      /Cannot read the session key file .*absent: ENOENT/,
+    );
     const empty = join(dir, 'empty');
     writeFileSync(empty, '# nothing yet\n');
     expect(() => loadSessionKeys(empty)).toThrow(/holds no key/);

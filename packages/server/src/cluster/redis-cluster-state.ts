@@ -54,7 +54,8 @@ export function createRedisClusterState(options: RedisClusterStateOptions): Redi
   if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
     throw new ServerError({
       code: ServerErrorCode.ConfigInvalid,
-      message: 'createRedisClusterState: url must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).',
+      message:
+        'createRedisClusterState: url must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).',
     });
   }
   if (typeof options.replicaId !== 'string' || !replicaIdPattern.test(options.replicaId)) {
@@ -136,7 +137,9 @@ class RedisState implements RedisClusterState {
   }
 
   async revokeSession(sessionKey: string, ttlMs: number): Promise<void> {
-    await this.#run(() => this.#commands.set(`${this.#prefix}revoked:${sessionKey}`, '1', 'PX', Math.max(1, ttlMs)));
+    await this.#run(() =>
+      this.#commands.set(`${this.#prefix}revoked:${sessionKey}`, '1', 'PX', Math.max(1, ttlMs)),
+    );
   }
 
   async isSessionRevoked(sessionKey: string): Promise<boolean> {
@@ -174,7 +177,11 @@ class RedisState implements RedisClusterState {
     }
     if (!options.follow || options.signal.aborted) return;
     // XREAD BLOCK holds its connection: each tail gets one, without the command timeout.
-    const tail = new Redis(this.#url, { enableOfflineQueue: true, maxRetriesPerRequest: 0, lazyConnect: false });
+    const tail = new Redis(this.#url, {
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: 0,
+      lazyConnect: false,
+    });
     tail.on('error', () => {});
     this.#tails.add(tail);
     const stop = () => tail.disconnect();
@@ -225,7 +232,9 @@ class RedisState implements RedisClusterState {
   }
 
   publishEvent(event: ServerEvent): void {
-    this.#run(() => this.#commands.publish(this.#eventChannel, JSON.stringify({ from: this.replicaId, event }))).then(
+    this.#run(() =>
+      this.#commands.publish(this.#eventChannel, JSON.stringify({ from: this.replicaId, event })),
+    ).then(
       () => {
         if (!this.#publishFailing) return;
         this.#publishFailing = false;
@@ -248,7 +257,9 @@ class RedisState implements RedisClusterState {
   }
 
   async forwardResponse(replicaId: string, response: ForwardedResponse): Promise<void> {
-    await this.#run(() => this.#commands.publish(`${this.#prefix}replica:${replicaId}`, JSON.stringify(response)));
+    await this.#run(() =>
+      this.#commands.publish(`${this.#prefix}replica:${replicaId}`, JSON.stringify(response)),
+    );
   }
 
   onForwardedResponse(listener: (response: ForwardedResponse) => void): () => void {
@@ -261,7 +272,9 @@ class RedisState implements RedisClusterState {
     for (const tail of this.#tails) tail.disconnect();
     this.#tails.clear();
     await Promise.all(
-      [this.#commands, this.#subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())),
+      [this.#commands, this.#subscriber].map((connection) =>
+        connection.quit().catch(() => connection.disconnect()),
+      ),
     );
   }
 
@@ -328,4 +341,3 @@ function toEntry(id: string, fields: string[]): ClusterLogEntry {
   if (values.has('e')) return { seq, end: true };
   return { seq, message: JSON.parse(values.get('m') ?? '{}') };
 }
-

@@ -38,7 +38,10 @@ export interface SessionSealerOptions {
 /** Seals session state into a session id and opens it again. */
 export interface SessionSealer {
   /** Seals `state` for `principal`; the result is a visible-ASCII session id. */
-  seal(state: Omit<SealedSessionState, 'nonce' | 'createdAt'> & Partial<SealedSessionState>, principal: string): string;
+  seal(
+    state: Omit<SealedSessionState, 'nonce' | 'createdAt'> & Partial<SealedSessionState>,
+    principal: string,
+  ): string;
   /** The state sealed in `id` for `principal`; undefined when tampered, foreign, of another principal or of a retired key. */
   open(id: string, principal: string): SealedSessionState | undefined;
 }
@@ -69,7 +72,8 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
   if (sealing === undefined) {
     throw new ServerError({
       code: ServerErrorCode.ConfigInvalid,
-      message: 'createSessionSealer: pass at least one 32-byte key (keys: [key], e.g. from loadSessionKeys(path)).',
+      message:
+        'createSessionSealer: pass at least one 32-byte key (keys: [key], e.g. from loadSessionKeys(path)).',
     });
   }
   const aad = (principal: string) => Buffer.from(aadPrefix + principal, 'utf8');
@@ -86,13 +90,9 @@ export function createSessionSealer(options: SessionSealerOptions): SessionSeale
       const cipher = createCipheriv('aes-256-gcm', sealing.key, iv, { authTagLength: tagBytes });
       cipher.setAAD(aad(principal));
       const sealed = Buffer.concat([cipher.update(JSON.stringify(full), 'utf8'), cipher.final()]);
-      return Buffer.concat([
-        Buffer.of(sealVersion),
-        sealing.id,
-        iv,
-        sealed,
-        cipher.getAuthTag(),
-      ]).toString('base64url');
+      return Buffer.concat([Buffer.of(sealVersion), sealing.id, iv, sealed, cipher.getAuthTag()]).toString(
+        'base64url',
+      );
     },
     open(id, principal) {
       if (typeof id !== 'string' || id.length > 16_384 || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;

@@ -35,7 +35,8 @@ export function checkBearerToken(
     let principal: string | undefined;
     // Every token is compared, matching or not: the time says nothing about which one (or whether) matched.
     for (const candidate of expected) {
-      if (timingSafeEqual(digest, candidate.digest) && principal === undefined) principal = candidate.principal;
+      if (timingSafeEqual(digest, candidate.digest) && principal === undefined)
+        principal = candidate.principal;
     }
     if (principal !== undefined) return { ok: true, principal };
   }

@@ -24,7 +24,12 @@ import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
 import type { McpServer } from '../server/mcp-server.js';
-import { type BearerTokenDigest, checkBearerToken, tokenDigest, tokenPrincipal } from './check-bearer-token.js';
+import {
+  type BearerTokenDigest,
+  checkBearerToken,
+  tokenDigest,
+  tokenPrincipal,
+} from './check-bearer-token.js';
 import { checkHost, checkOrigin, type HostPolicy, isLoopbackHost } from './check-host-and-origin.js';
 import { checkHttpMethod } from './check-http-method.js';
 import { checkPostMediaType, checkStreamAccept } from './check-media-type.js';
@@ -44,6 +49,7 @@ import { validateStandardHeaders } from './validate-standard-headers.js';
 export type { BearerAuthOptions, HttpServerHandle, HttpTransportOptions } from './http-transport-options.js';
 
 const replicaIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 export { isLoopbackHost };
 
 const restPath = '/v1/tool-execute';
@@ -596,7 +602,9 @@ class NodeHttpMcpServer {
           method: 'tools/call',
           params: { name: call.tool },
         };
-        resolve(this.#withinRateLimit(response, [asCall], auth, () => serveRestCall(this.#server, call, response)));
+        resolve(
+          this.#withinRateLimit(response, [asCall], auth, () => serveRestCall(this.#server, call, response)),
+        );
       });
     });
   }
@@ -704,10 +712,15 @@ class NodeHttpMcpServer {
 }
 
 /** The configured static tokens as digests, each with its principal. */
-function bearerDigests(auth: { token?: string; tokens?: Array<{ token: string; principal: string }> }): BearerTokenDigest[] {
+function bearerDigests(auth: {
+  token?: string;
+  tokens?: Array<{ token: string; principal: string }>;
+}): BearerTokenDigest[] {
   const digests: BearerTokenDigest[] = [];
-  if (auth.token !== undefined) digests.push({ digest: tokenDigest(auth.token), principal: tokenPrincipal(auth.token) });
-  for (const entry of auth.tokens ?? []) digests.push({ digest: tokenDigest(entry.token), principal: entry.principal });
+  if (auth.token !== undefined)
+    digests.push({ digest: tokenDigest(auth.token), principal: tokenPrincipal(auth.token) });
+  for (const entry of auth.tokens ?? [])
+    digests.push({ digest: tokenDigest(entry.token), principal: entry.principal });
   return digests;
 }
 

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import type { ClusterState } from '../cluster/cluster-state.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { supportsSsePriming } from '../protocol/protocol-versions.js';
-import type { ClusterState } from '../cluster/cluster-state.js';
 import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
 import { failure, failureOf, type GuardResult, writeJson } from './http-failure.js';
 import { createMemoryEventStore, type MemoryEventStore } from './memory-event-store.js';
@@ -268,8 +268,7 @@ export class HttpSession implements SessionOutlet {
       for (let next = first; !next.done; next = await entries.next()) {
         const entry = next.value;
         if ('end' in entry) break;
-        if (Object.keys(entry.message).length > 0)
-          sink.write(entry.message, `${streamId}_${entry.seq}`);
+        if (Object.keys(entry.message).length > 0) sink.write(entry.message, `${streamId}_${entry.seq}`);
       }
     } catch (error) {
       log.logger.debug({ error: (error as Error).message }, 'resumed stream ended early');
@@ -291,10 +290,12 @@ export class HttpSession implements SessionOutlet {
   #append(streamId: string, eventId: string, message: JSONRPCMessage): void {
     const log = this.#log as SessionEventLog;
     const seq = sequenceOf(eventId) as number;
-    log.cluster.appendLog(`${log.sessionKey}:${streamId}`, { seq, message }, log.ttlMs).catch((error: unknown) => {
-      // The live stream still gets the event; only a resumption elsewhere would miss it.
-      log.logger.debug({ error: (error as Error).message }, 'stream event not logged in the cluster');
-    });
+    log.cluster
+      .appendLog(`${log.sessionKey}:${streamId}`, { seq, message }, log.ttlMs)
+      .catch((error: unknown) => {
+        // The live stream still gets the event; only a resumption elsewhere would miss it.
+        log.logger.debug({ error: (error as Error).message }, 'stream event not logged in the cluster');
+      });
   }
 
   /** Marks a logged stream complete, so a tail on another replica ends it too. */

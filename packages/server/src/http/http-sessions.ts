@@ -98,7 +98,8 @@ export class HttpSessions {
     auth?: RequestAuth,
   ): Promise<void> | undefined {
     const found = this.#sessionOf(request, messages, auth);
-    if (isPromiseLike(found)) return found.then((settled) => this.#serve(settled, response, messages, sse, auth));
+    if (isPromiseLike(found))
+      return found.then((settled) => this.#serve(settled, response, messages, sse, auth));
     return this.#serve(found, response, messages, sse, auth);
   }
 

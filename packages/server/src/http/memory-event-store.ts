@@ -13,9 +13,7 @@ export interface EventStore {
   /** The stream an event id belongs to (undefined when the id is not one of ours). */
   streamOf(eventId: string): string | undefined;
   /** The messages of the event's stream after it, in order (priming events left out); a shared store answers asynchronously. */
-  eventsAfter(
-    eventId: string,
-  ): StoredEvent[] | Promise<StoredEvent[]>;
+  eventsAfter(eventId: string): StoredEvent[] | Promise<StoredEvent[]>;
 }
 
 /** One stored event. */
