@@ -21,15 +21,22 @@ const logger: Logger = { debug: record, info: record, warn: record, error: recor
 
 let redis: OwnRedis;
 let set: ReplicaSet;
+let limited: ReplicaSet;
 
 beforeAll(async () => {
   redis = ownRedis(await freePort(), password);
   await redis.start();
   set = await startReplicas({ count: 2, redisUrl: `redis://:${password}@127.0.0.1:${redis.port}`, logger });
+  limited = await startReplicas({
+    count: 1,
+    redisUrl: `redis://:${password}@127.0.0.1:${redis.port}`,
+    transport: { rateLimit: { callsPerMinute: 100 } },
+  });
 });
 
 afterAll(async () => {
   await set?.close();
+  await limited?.close();
   await redis?.stop();
 });
 
@@ -60,6 +67,21 @@ describe('Redis down and back', () => {
     expect(refused.body.error?.message).not.toContain(password);
     // Fast: no queueing, no retries (the bound is generous for a loaded machine; it takes a few ms).
     expect(elapsed).toBeLessThan(1000);
+
+    // Resumption and rate-limited calls need Redis too: 503 as well, never a per-process fallback.
+    const resumed = await fetch(r2.url, {
+      headers: { ...sessionHeaders(id), accept: 'text/event-stream', 'last-event-id': 'some-stream_3' },
+    });
+    expect(resumed.status).toBe(503);
+    expect(((await resumed.json()) as { error: { message: string } }).error.message).toContain('Redis at');
+    const limitedCall = await post(limited.replicas[0]?.url as string, 'tools/call', {
+      name: 'echo',
+      arguments: { message: 'x' },
+      _meta: envelope(),
+    });
+    expect(limitedCall.status).toBe(503);
+    expect(limitedCall.body.error?.code).toBe(JsonRpcErrorCode.ClusterUnavailable);
+    expect(limitedCall.headers['retry-after']).toBe('1');
 
     const ready = await fetch(r2.url.replace('/mcp', '/ready'));
     expect(ready.status).toBe(503);

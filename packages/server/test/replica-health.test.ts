@@ -14,6 +14,7 @@ import {
   serve,
 } from '../src/index.js';
 import { createEchoServer } from './fixtures/echo-server.js';
+import { envelope } from './fixtures/modern-request.js';
 import { openSession, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -116,6 +117,31 @@ describe('replica identity, health and readiness', () => {
     expect(answer.headers.connection).toBe('close');
     await draining;
     expect(drained).toBe(true);
+  });
+
+  test('drain ends 2026-07-28 subscriptions/listen streams instead of waiting for them', async () => {
+    const handle = await start({ drainTimeoutMs: 60_000 });
+    const listen = await fetch(handle.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+      }),
+    });
+    expect(listen.status).toBe(200);
+    const reading = listen.text();
+    const started = Date.now();
+    await (handle.drain as () => Promise<void>)();
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await reading).toContain('subscriptions/acknowledged');
   });
 
   test('drain is bounded by drainTimeoutMs', async () => {

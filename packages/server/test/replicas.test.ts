@@ -249,7 +249,7 @@ describe('replicas sharing Redis', () => {
     expect(answer?.replica).not.toBe(asker);
   });
 
-  test('a tools list change on one replica reaches streams on the others exactly once', async () => {
+  test('list changes and resources/updated on one replica reach streams on the others exactly once', async () => {
     const set = await replicas();
     const [r1, r2, r3] = set.replicas as [
       ReplicaSet['replicas'][number],
@@ -283,14 +283,20 @@ describe('replicas sharing Redis', () => {
         jsonrpc: '2.0',
         id: 'listen-1',
         method: 'subscriptions/listen',
-        params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+        params: {
+          notifications: { toolsListChanged: true, resourceSubscriptions: ['test://status'] },
+          _meta: envelope(),
+        },
       }),
     });
     let acknowledged = false;
     let modernChanges = 0;
+    let updates = 0;
     const modernReading = readSse(listen, (event) => {
       if (event.data.includes('subscriptions/acknowledged')) acknowledged = true;
       if (event.data.includes('notifications/tools/list_changed')) modernChanges += 1;
+      if (event.data.includes('notifications/resources/updated') && event.data.includes('test://status'))
+        updates += 1;
     }).catch(() => {});
     await expect.poll(() => acknowledged, { timeout: 10_000 }).toBe(true);
     r1.server.addTool(defineTool({ name: 'late-1', description: 'added on r1', execute: () => 'late' }));
@@ -298,6 +304,12 @@ describe('replicas sharing Redis', () => {
     // A second change: had the first been delivered twice, its copy would arrive before this one.
     r1.server.addTool(defineTool({ name: 'late-2', description: 'added on r1', execute: () => 'late' }));
     await expect.poll(() => [legacyChanges, modernChanges], { timeout: 10_000 }).toEqual([2, 2]);
+    // resources/updated from r2 reaches the listen stream on r3, once.
+    await r2.server.notifyResourceUpdated('test://status');
+    await expect.poll(() => updates, { timeout: 10_000 }).toBe(1);
+    r1.server.addTool(defineTool({ name: 'late-3', description: 'added on r1', execute: () => 'late' }));
+    await expect.poll(() => modernChanges, { timeout: 10_000 }).toBe(3);
+    expect(updates).toBe(1);
     abort.abort();
     await Promise.all([legacyReading, modernReading]);
   });

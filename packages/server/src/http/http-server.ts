@@ -83,6 +83,8 @@ class NodeHttpMcpServer {
   #closing = false;
   #drained: (() => void) | undefined;
   #draining: Promise<void> | undefined;
+  /** Aborted when a drain starts (ends `subscriptions/listen` streams). */
+  readonly #drainSignal = new AbortController();
   #stopped: Promise<void> | undefined;
   #listenerClosed: Promise<void> | undefined;
 
@@ -441,6 +443,7 @@ class NodeHttpMcpServer {
         era: 'modern',
         envelope,
         sse,
+        drain: this.#drainSignal.signal,
         ...(auth !== undefined ? { auth } : {}),
       }),
     );
@@ -679,6 +682,7 @@ class NodeHttpMcpServer {
   #drain(): Promise<void> {
     this.#draining ??= (async () => {
       this.#closing = true;
+      this.#drainSignal.abort();
       for (const response of this.#open) if (!response.headersSent) response.shouldKeepAlive = false;
       // Closing the listener makes a balancer's next connect fail over at once.
       this.#listenerClosed = new Promise<void>((resolve) => this.#http.close(() => resolve()));

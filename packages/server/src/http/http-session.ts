@@ -168,7 +168,7 @@ export class HttpSession implements SessionOutlet {
         'Conflict: this session already has a GET stream open.',
       );
     }
-    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     this.#standalone = sink;
     sink.onClientClose(() => {
       if (this.#standalone === sink) this.#standalone = undefined;
@@ -212,7 +212,7 @@ export class HttpSession implements SessionOutlet {
         'Conflict: that stream already has a connection.',
       );
     }
-    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     for (const { eventId, message } of this.#store.eventsAfter(lastEventId)) sink.write(message, eventId);
     if (streamId === standaloneStreamId) {
       this.#standalone = sink;
@@ -261,7 +261,7 @@ export class HttpSession implements SessionOutlet {
     } catch (error) {
       return failureOf(error);
     }
-    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     this.#tails.add(abort);
     sink.onClientClose(() => abort.abort());
     try {
