@@ -314,6 +314,50 @@ describe('replicas sharing Redis', () => {
     await Promise.all([legacyReading, modernReading]);
   });
 
+  test('a 2025 resources/subscribe made through one replica is honoured by the replica holding the GET stream', async () => {
+    const set = await replicas();
+    const [r1, r2, r3] = set.replicas as [
+      ReplicaSet['replicas'][number],
+      ReplicaSet['replicas'][number],
+      ReplicaSet['replicas'][number],
+    ];
+    const id = await openSession(r1.url);
+    const abort = new AbortController();
+    cleanups.push(async () => abort.abort());
+    const stream = await fetch(r2.url, {
+      headers: { ...sessionHeaders(id), accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
+    expect(stream.status).toBe(200);
+    let updates = 0;
+    let changes = 0;
+    const reading = readSse(stream, (event) => {
+      if (event.data.includes('notifications/resources/updated')) updates += 1;
+      if (event.data.includes('notifications/tools/list_changed')) changes += 1;
+    }).catch(() => {});
+    const members = async () => {
+      const keys = await set.redis.keys(`${set.prefix}subs:*`);
+      return keys.length === 0 ? [] : set.redis.smembers(keys[0] as string);
+    };
+    expect((await sessionRequest(r3.url, id, 'resources/subscribe', { uri: 'test://status' })).status).toBe(
+      200,
+    );
+    // The set and the message to the replicas are one transaction: once it shows, r2 was told.
+    await expect.poll(members, { timeout: 10_000 }).toEqual(['test://status']);
+    await r1.server.notifyResourceUpdated('test://status');
+    await expect.poll(() => updates, { timeout: 10_000 }).toBe(1);
+    expect((await sessionRequest(r1.url, id, 'resources/unsubscribe', { uri: 'test://status' })).status).toBe(
+      200,
+    );
+    await expect.poll(members, { timeout: 10_000 }).toEqual([]);
+    await r1.server.notifyResourceUpdated('test://status');
+    r1.server.addTool(defineTool({ name: 'flush', description: 'x', execute: () => 'x' }));
+    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    expect(updates).toBe(1);
+    abort.abort();
+    await reading;
+  });
+
   test('a shared rate limit of 60 calls a minute accepts 60-63 of 80 calls spread over three replicas', async () => {
     const set = await replicas({ transport: { rateLimit: { callsPerMinute: 60 } } });
     const urls = set.replicas.map((replica) => replica.url);

@@ -19,6 +19,13 @@ export interface ForwardedResponse {
   message: JSONRPCResponse;
 }
 
+/** A 2025 session subscribed to a resource, or unsubscribed, on some replica. */
+export interface SubscriptionChange {
+  sessionId: string;
+  uri: string;
+  subscribed: boolean;
+}
+
 /** Options of {@link ClusterState.readLog}. */
 export interface ReadLogOptions {
   /** Stops the tail (the client went away). */
@@ -61,6 +68,12 @@ export interface ClusterState {
   forwardResponse(replicaId: string, response: ForwardedResponse): Promise<void>;
   /** Runs `listener` for responses forwarded to this replica; returns the unsubscribe. */
   onForwardedResponse(listener: (response: ForwardedResponse) => void): () => void;
+  /** Records a 2025 session's resource subscription (or its end) and tells the other replicas. */
+  changeSubscription(sessionKey: string, change: SubscriptionChange, ttlMs: number): Promise<void>;
+  /** The URIs a 2025 session subscribed to (read when a replica re-creates the session). */
+  subscriptionsOf(sessionKey: string): Promise<string[]>;
+  /** Runs `listener` for subscription changes made on other replicas; returns the unsubscribe. */
+  onRemoteSubscription(listener: (change: SubscriptionChange) => void): () => void;
   /** Releases connections. */
   close(): Promise<void>;
 }

@@ -92,6 +92,14 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
       current.value += 1;
       return { count: current.value, resetInMs: current.expiresAt - now };
     },
+    // One process: its session objects already hold their subscriptions.
+    async changeSubscription() {},
+    async subscriptionsOf() {
+      return [];
+    },
+    onRemoteSubscription() {
+      return () => {};
+    },
     publishEvent() {},
     onRemoteEvent() {
       return () => {};

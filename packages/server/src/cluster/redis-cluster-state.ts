@@ -11,7 +11,12 @@ import type { Logger } from '@switchboard/core';
 import { silentLogger } from '@switchboard/core';
 import { Redis, type RedisOptions } from 'ioredis';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
-import type { ClusterLogEntry, ClusterState, ForwardedResponse } from './cluster-state.js';
+import type {
+  ClusterLogEntry,
+  ClusterState,
+  ForwardedResponse,
+  SubscriptionChange,
+} from './cluster-state.js';
 
 /** Options of {@link createRedisClusterState}. */
 export interface RedisClusterStateOptions {
@@ -82,6 +87,7 @@ class RedisState implements RedisClusterState {
   readonly #replicaChannel: string;
   readonly #eventListeners = new Set<(event: ServerEvent) => void>();
   readonly #responseListeners = new Set<(response: ForwardedResponse) => void>();
+  readonly #subscriptionListeners = new Set<(change: SubscriptionChange) => void>();
   readonly #tails = new Set<Redis>();
   #publishFailing = false;
   #down = false;
@@ -120,6 +126,8 @@ class RedisState implements RedisClusterState {
     for (const connection of [this.#commands, this.#subscriber]) {
       connection.on('error', (error: Error) => this.#noteDown(error));
       connection.on('ready', () => this.#noteUp());
+      // A server that shuts down cleanly closes the connection without an error event first.
+      connection.on('close', () => this.#noteDown(new Error('connection closed')));
     }
     this.#subscriber.on('message', (channel: string, text: string) => this.#received(channel, text));
     this.#subscriber.subscribe(this.#eventChannel, this.#replicaChannel).catch((error: unknown) => {
@@ -231,6 +239,32 @@ class RedisState implements RedisClusterState {
     return { count, resetInMs: ttl };
   }
 
+  async changeSubscription(sessionKey: string, change: SubscriptionChange, ttlMs: number): Promise<void> {
+    const key = `${this.#prefix}subs:${sessionKey}`;
+    this.operations += 2;
+    await this.#run(async () => {
+      // One transaction: once the set shows the change, every replica has been told of it.
+      const transaction = this.#commands.multi();
+      if (change.subscribed) transaction.sadd(key, change.uri);
+      else transaction.srem(key, change.uri);
+      const results = await transaction
+        .pexpire(key, Math.max(1, ttlMs))
+        .publish(this.#eventChannel, JSON.stringify({ from: this.replicaId, subscription: change }))
+        .exec();
+      const failed = results?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
+    });
+  }
+
+  async subscriptionsOf(sessionKey: string): Promise<string[]> {
+    return this.#run(() => this.#commands.smembers(`${this.#prefix}subs:${sessionKey}`));
+  }
+
+  onRemoteSubscription(listener: (change: SubscriptionChange) => void): () => void {
+    this.#subscriptionListeners.add(listener);
+    return () => this.#subscriptionListeners.delete(listener);
+  }
+
   publishEvent(event: ServerEvent): void {
     this.#run(() =>
       this.#commands.publish(this.#eventChannel, JSON.stringify({ from: this.replicaId, event })),
@@ -307,9 +341,15 @@ class RedisState implements RedisClusterState {
       return;
     }
     if (channel === this.#eventChannel) {
-      const message = parsed as { from?: unknown; event?: ServerEvent };
+      const message = parsed as { from?: unknown; event?: ServerEvent; subscription?: SubscriptionChange };
       // Our own events were delivered locally when published: exactly once per replica.
-      if (message.from === this.replicaId || typeof message.event?.kind !== 'string') return;
+      if (message.from === this.replicaId) return;
+      const subscription = message.subscription;
+      if (typeof subscription?.sessionId === 'string' && typeof subscription.uri === 'string') {
+        for (const listener of this.#subscriptionListeners) listener(subscription);
+        return;
+      }
+      if (typeof message.event?.kind !== 'string') return;
       for (const listener of this.#eventListeners) listener(message.event);
       return;
     }

@@ -67,6 +67,7 @@ export class HttpSessions {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #sweeper: NodeJS.Timeout | undefined;
   readonly #stopForwarded: () => void;
+  readonly #stopSubscriptions: () => void;
 
   constructor(server: McpServer, options: HttpSessionsOptions) {
     this.#server = server;
@@ -81,6 +82,10 @@ export class HttpSessions {
     // A client's answer to one of our requests, POSTed to another replica, is forwarded here.
     this.#stopForwarded = options.cluster.onForwardedResponse(({ sessionId, message }) => {
       this.#sessions.get(sessionId)?.session.resolveResponse(message as never);
+    });
+    // A 2025 subscription made through another replica: this one may hold the session's GET stream.
+    this.#stopSubscriptions = options.cluster.onRemoteSubscription(({ sessionId, uri, subscribed }) => {
+      this.#sessions.get(sessionId)?.session.subscriptions.apply(uri, subscribed);
     });
   }
 
@@ -153,6 +158,7 @@ export class HttpSessions {
   close(): void {
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     this.#stopForwarded();
+    this.#stopSubscriptions();
     for (const session of [...this.#sessions.values()]) this.#end(session, 'The server is shutting down.');
   }
 
@@ -253,16 +259,31 @@ export class HttpSessions {
     if (createdAt + this.#options.maxAgeMs < Date.now()) return notFound(id);
     if (!versionOk) return badVersion(version as string);
     // One lookup per session request: a DELETE on any replica revoked it everywhere.
-    return this.#options.cluster.isSessionRevoked(sessionKeyOf(id)).then(
-      (revoked): Found => {
+    const cluster = this.#options.cluster;
+    return cluster.isSessionRevoked(sessionKeyOf(id)).then(
+      (revoked): Found | Promise<Found> => {
         const live = this.#sessions.get(id);
         if (revoked) {
           if (live !== undefined) this.#end(live, 'The session was ended on another replica.');
           return notFound(id);
         }
-        const session = live ?? this.#restore(id, principal, restored as SealedSessionState);
-        session.session.lastSeen = Date.now();
-        return { ok: true, session };
+        if (live !== undefined) {
+          live.session.lastSeen = Date.now();
+          return { ok: true, session: live };
+        }
+        const session = this.#restore(id, principal, restored as SealedSessionState);
+        if (!cluster.shared) return { ok: true, session };
+        // Re-created here: its resource subscriptions were made elsewhere (one read, once).
+        return cluster.subscriptionsOf(sessionKeyOf(id)).then(
+          (uris): Found => {
+            for (const uri of uris) session.session.subscriptions.apply(uri, true);
+            return { ok: true, session };
+          },
+          (error: unknown) => {
+            this.#end(session, 'The shared state could not be read.');
+            return failureOf(error);
+          },
+        );
       },
       (error: unknown) => failureOf(error),
     );
@@ -341,6 +362,19 @@ export class HttpSessions {
       this.#sessions.delete(http.id);
       http.close();
     });
+    if (log !== undefined) {
+      const sessionKey = log.sessionKey;
+      http.session.subscriptions.onChange = (uri, subscribed) => {
+        this.#options.cluster
+          .changeSubscription(sessionKey, { sessionId: http.id, uri, subscribed }, this.#options.maxAgeMs)
+          .catch((error: unknown) =>
+            this.#options.logger.warn(
+              { error: (error as Error).message },
+              'a resource subscription was not shared with the other replicas',
+            ),
+          );
+      };
+    }
     return http;
   }
 

@@ -356,6 +356,11 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   attachSession(session: LegacySession): void {
     if (this.#sessions.has(session)) return;
     this.#sessions.add(session);
+    // Subscriptions made through another replica count here as if made here (see HttpSessions).
+    session.subscriptions.onApply = (uri, subscribed) => {
+      if (subscribed) this.subscriptions.add(uri).catch(() => {});
+      else void this.subscriptions.remove(uri);
+    };
     session.onClose(() => {
       this.#sessions.delete(session);
       for (const uri of session.subscriptions) void this.subscriptions.remove(uri);

@@ -16,6 +16,7 @@ import type {
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import type { CallAbort } from '../tools/call-abort.js';
+import { SubscriptionSet } from './subscription-set.js';
 
 /** How a session's messages reach its client. */
 export interface SessionOutlet {
@@ -71,7 +72,7 @@ export class LegacySession {
   /** True once `initialize` was answered (unsolicited notifications wait for it). */
   initialized = false;
   /** URIs the client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  readonly subscriptions = new SubscriptionSet();
   /** Client requests in flight, for `notifications/cancelled`. */
   readonly inFlight = new Map<RequestId, CallAbort>();
   /** When the session was last used (HTTP idle sweep). */
