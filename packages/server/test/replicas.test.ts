@@ -213,6 +213,11 @@ describe('replicas sharing Redis', () => {
     expect(progress).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
     expect(messages.length).toBe(16);
     expect(messages[15]).toMatchObject({ id: 'slow-1', result: { content: [{ text: 'done 20 on r1' }] } });
+    // A made-up event id of the same session: refused at once, not a tail that waits.
+    const madeUp = await fetch(r2, {
+      headers: { ...sessionHeaders(id), accept: 'text/event-stream', 'last-event-id': 'no-such-stream_4' },
+    });
+    expect(madeUp.status).toBe(400);
     // Event ids go on from the dropped stream's, strictly increasing.
     const sequence = rest.map((event) => Number(String(event.id).split('_').pop()));
     expect(sequence.every((value, index) => index === 0 || value > (sequence[index - 1] as number))).toBe(

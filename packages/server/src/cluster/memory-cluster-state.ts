@@ -67,7 +67,7 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
           yield entry;
           if ('end' in entry) return;
         }
-        if (!follow) return;
+        if (!follow || !logs.has(logKey)) return;
         await new Promise<void>((resolve) => {
           const set = waiters.get(logKey) ?? new Set();
           const wake = () => {

@@ -184,6 +184,8 @@ class RedisState implements RedisClusterState {
       if ('end' in entry) return;
     }
     if (!options.follow || options.signal.aborted) return;
+    // No such log (a made-up or expired event id): nothing to wait for.
+    if (stored.length === 0 && (await this.#run(() => this.#commands.exists(key))) === 0) return;
     // XREAD BLOCK holds its connection: each tail gets one, without the command timeout.
     const tail = new Redis(this.#url, {
       enableOfflineQueue: true,

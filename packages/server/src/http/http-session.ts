@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
-import type { ClusterState } from '../cluster/cluster-state.js';
+import type { ClusterLogEntry, ClusterState } from '../cluster/cluster-state.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { supportsSsePriming } from '../protocol/protocol-versions.js';
 import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
@@ -111,8 +111,15 @@ export class HttpSession implements SessionOutlet {
       return streamId;
     }
     stream.sink = new SseStream(response, { 'mcp-session-id': this.id });
-    if (this.resumable && this.#log !== undefined) this.#logged.add(streamId);
-    if (this.resumable) stream.sink.prime(this.#store.storeEvent(streamId, {}), this.#retryMs);
+    if (this.resumable) {
+      const primingId = this.#store.storeEvent(streamId, {});
+      if (this.#log !== undefined) {
+        this.#logged.add(streamId);
+        // Logged too: the log exists from the start, so a resumption elsewhere knows the stream.
+        this.#append(streamId, primingId, {});
+      }
+      stream.sink.prime(primingId, this.#retryMs);
+    }
     // A client that drops the stream may resume it; until then its events are only stored.
     stream.sink.onClientClose(() => {
       if (this.#streams.get(streamId)?.sink === undefined) return;
@@ -255,17 +262,24 @@ export class HttpSession implements SessionOutlet {
     const entries = log.cluster
       .readLog(`${log.sessionKey}:${streamId}`, afterSeq, { signal: abort.signal, follow: true })
       [Symbol.asyncIterator]();
-    let first: IteratorResult<Awaited<ReturnType<typeof entries.next>>['value']>;
+    let first: IteratorResult<ClusterLogEntry>;
     try {
       first = await entries.next();
     } catch (error) {
       return failureOf(error);
     }
+    if (first.done) {
+      return failure(
+        400,
+        JsonRpcErrorCode.TransportRefused,
+        `Bad Request: Last-Event-ID "${lastEventId}" is not an event of this session (or its stream expired).`,
+      );
+    }
     const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     this.#tails.add(abort);
     sink.onClientClose(() => abort.abort());
     try {
-      for (let next = first; !next.done; next = await entries.next()) {
+      for (let next: IteratorResult<ClusterLogEntry> = first; !next.done; next = await entries.next()) {
         const entry = next.value;
         if ('end' in entry) break;
         if (Object.keys(entry.message).length > 0) sink.write(entry.message, `${streamId}_${entry.seq}`);
@@ -287,7 +301,7 @@ export class HttpSession implements SessionOutlet {
   }
 
   /** Appends an event to the cluster log (in order: one connection carries a session's appends). */
-  #append(streamId: string, eventId: string, message: JSONRPCMessage): void {
+  #append(streamId: string, eventId: string, message: JSONRPCMessage | Record<string, never>): void {
     const log = this.#log as SessionEventLog;
     const seq = sequenceOf(eventId) as number;
     log.cluster
