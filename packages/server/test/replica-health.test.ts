@@ -180,6 +180,9 @@ describe('replica identity, health and readiness', () => {
     await expect(
       serve(server, { transport: { type: 'http', port: 0, session: true, sessionKeys: [randomBytes(8)] } }),
     ).rejects.toThrow(/has 8 bytes/);
+    await expect(
+      serve(server, { transport: { type: 'http', port: 0, sessionKeys: [randomBytes(32)] } }),
+    ).rejects.toThrow(/sessionKeys .* need session: true/);
   });
 });
 

@@ -88,6 +88,54 @@ describe('replicas sharing Redis', () => {
     expect(set.replicas.map((replica) => replica.state.operations)).toEqual(before);
   });
 
+  test('a 2025 session request costs one Redis operation (the revocation GET) on a replica that knows the session', async () => {
+    const set = await replicas({ transport: { json: true } });
+    const [r1, r2] = set.replicas as [ReplicaSet['replicas'][number], ReplicaSet['replicas'][number]];
+    const id = await openSession(r1.url);
+    // The first request on r2 re-creates the session there (revocation, then its subscriptions).
+    expect((await sessionRequest(r2.url, id, 'tools/list')).status).toBe(200);
+    for (let request = 0; request < 3; request += 1) {
+      const before = r2.state.operations;
+      const answer = await sessionRequest(r2.url, id, 'tools/call', {
+        name: 'echo',
+        arguments: { message: 'x' },
+      });
+      expect(answer.body.result).toMatchObject({ content: [{ text: 'Echo: x' }] });
+      expect(r2.state.operations - before).toBe(1);
+    }
+  });
+
+  test('500 sessions that never DELETE leave no Redis key without an expiry, and their keys expire', async () => {
+    const set = await replicas({ transport: { sessionIdleTimeoutMs: 3000 } });
+    const urls = set.replicas.map((replica) => replica.url);
+    // Each opens on one replica and calls a tool (a logged stream) on the next.
+    const openAndCall = async (index: number) => {
+      const id = await openSession(urls[index % 3] as string);
+      await sessionRequest(urls[(index + 1) % 3] as string, id, 'tools/call', {
+        name: 'echo',
+        arguments: { message: 'x' },
+      });
+    };
+    for (let batch = 0; batch < 10; batch += 1)
+      await Promise.all(Array.from({ length: 50 }, (_, index) => openAndCall(batch * 50 + index)));
+    const keys = await set.redis.keys(`${set.prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    const ttls = await Promise.all(keys.map((key) => set.redis.pttl(key)));
+    // -1 would be a key that lives forever; -2 one that expired meanwhile.
+    expect(ttls.filter((ttl) => ttl === -1)).toEqual([]);
+    await expect
+      .poll(async () => (await set.redis.keys(`${set.prefix}*`)).length, { timeout: 15_000, interval: 200 })
+      .toBe(0);
+    const sessions = async () =>
+      Promise.all(
+        urls.map(
+          async (url) =>
+            ((await (await fetch(url.replace('/mcp', '/health'))).json()) as { sessions: number }).sessions,
+        ),
+      );
+    await expect.poll(sessions, { timeout: 30_000, interval: 250 }).toEqual([0, 0, 0]);
+  });
+
   test('DELETE on one replica: 404 on every replica at once', async () => {
     const set = await replicas();
     const [r1, r2, r3] = set.replicas.map((replica) => replica.url) as [string, string, string];

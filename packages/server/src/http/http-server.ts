@@ -113,6 +113,13 @@ class NodeHttpMcpServer {
       options.cluster ??
       createMemoryClusterState(this.#replicaId !== undefined ? { replicaId: this.#replicaId } : {});
     this.#checkRateLimit();
+    if (options.sessionKeys !== undefined && !options.session) {
+      throw new ServerError({
+        code: ServerErrorCode.ConfigInvalid,
+        message:
+          'serve: sessionKeys seal 2025 session ids, so they need session: true (without sessions there are no ids to seal).',
+      });
+    }
     this.#oauth =
       options.auth?.type === 'oauth' ? createProtectedResource(options.auth, this.#path) : undefined;
     this.#sessions = options.session
