@@ -307,10 +307,15 @@ class RedisState implements RedisClusterState {
     this.#closed = true;
     for (const tail of this.#tails) tail.disconnect();
     this.#tails.clear();
+    // QUIT only where connected: on a connection still trying, it would wait for Redis forever.
     await Promise.all(
-      [this.#commands, this.#subscriber].map((connection) =>
-        connection.quit().catch(() => connection.disconnect()),
-      ),
+      [this.#commands, this.#subscriber].map(async (connection) => {
+        if (connection.status !== 'ready') {
+          connection.disconnect();
+          return;
+        }
+        await connection.quit().catch(() => connection.disconnect());
+      }),
     );
   }
 
