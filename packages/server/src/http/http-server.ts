@@ -445,15 +445,17 @@ class NodeHttpMcpServer {
         }
       }
     }
-    return this.#withinRateLimit(response, [message], auth, () =>
+    const serve = () =>
       serveStatelessRequest(this.#server.dispatcher, message, response, {
         era: 'modern',
         envelope,
         sse,
         drain: this.#drainSignal.signal,
         ...(auth !== undefined ? { auth } : {}),
-      }),
-    );
+      });
+    return this.#options.rateLimit === undefined
+      ? serve()
+      : this.#withinRateLimit(response, [message], auth, serve);
   }
 
   /** Runs `next` unless a `tools/call` among `requests` is over the rate limit (then 429). */
@@ -484,6 +486,8 @@ class NodeHttpMcpServer {
     sse: boolean,
     auth: RequestAuth | undefined,
   ): Promise<void> | undefined {
+    if (this.#options.rateLimit === undefined)
+      return this.#serveLegacy(request, response, messages, sse, auth);
     return this.#withinRateLimit(response, messages.filter(isRequestMessage), auth, () =>
       this.#serveLegacy(request, response, messages, sse, auth),
     );
