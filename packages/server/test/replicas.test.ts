@@ -302,6 +302,34 @@ describe('replicas sharing Redis', () => {
     expect(answer?.replica).not.toBe(asker);
   });
 
+  test('without sessions (2025 stateless), an elicitation answer POSTed to another replica reaches the asking call', async () => {
+    const set = await replicas({ transport: { session: false } });
+    const routed: RoutedRequest[] = [];
+    const client = new V1Client(
+      { name: 'stateless-v1', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'Grace' },
+    }));
+    await client.connect(
+      new V1Http(new URL(set.replicas[0]?.url as string), {
+        fetch: roundRobinFetch(
+          set.replicas.map((replica) => replica.url),
+          routed,
+        ),
+      }),
+    );
+    cleanups.push(() => client.close());
+    const text = textOf(await client.callTool({ name: 'ask', arguments: {} }));
+    expect(text).toMatch(/^hello Grace \(asked by r\d\)$/);
+    const asker = /asked by (r\d)/.exec(text)?.[1];
+    const answer = routed.find((request) => request.body.includes('"action":"accept"'));
+    expect(answer?.replica).toMatch(/^r\d$/);
+    expect(answer?.replica).not.toBe(asker);
+  });
+
   test('list changes and resources/updated on one replica reach streams on the others exactly once', async () => {
     const set = await replicas();
     const [r1, r2, r3] = set.replicas as [

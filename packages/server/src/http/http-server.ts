@@ -12,7 +12,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
 import { bridgeServerEvents } from '../cluster/bridge-server-events.js';
 import type { ClusterState } from '../cluster/cluster-state.js';
 import { createMemoryClusterState } from '../cluster/memory-cluster-state.js';
@@ -24,6 +24,7 @@ import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
 import type { McpServer } from '../server/mcp-server.js';
+import { replicaOfRequestId } from '../session/legacy-session.js';
 import {
   type BearerTokenDigest,
   checkBearerToken,
@@ -74,7 +75,8 @@ class NodeHttpMcpServer {
   readonly #stopBridge: (() => void) | undefined;
   readonly #oauth: ProtectedResource | undefined;
   readonly #sessions: HttpSessions | undefined;
-  readonly #exchanges = new ExchangeSessions();
+  readonly #exchanges: ExchangeSessions;
+  readonly #stopExchangeForwarding: (() => void) | undefined;
   readonly #http: NodeHttpServer;
   #inFlight = 0;
   /** Responses of calls in flight: a drain tells those not yet started to close their connections. */
@@ -135,6 +137,15 @@ class NodeHttpMcpServer {
           ...(this.#replicaId !== undefined ? { replicaId: this.#replicaId } : {}),
         })
       : undefined;
+    this.#exchanges = new ExchangeSessions(this.#replicaId);
+    // Without sessions, a client's answer to a stateless exchange's request may reach another
+    // replica; it comes back here (forwarded with no session id).
+    this.#stopExchangeForwarding =
+      this.#sessions === undefined
+        ? this.#cluster.onForwardedResponse(({ sessionId, message }) => {
+            if (sessionId === '') this.#exchanges.resolve(message as never);
+          })
+        : undefined;
     // Change events cross replicas only when the state is shared; one process needs no bridge.
     this.#stopBridge = this.#cluster.shared ? bridgeServerEvents(server.bus, this.#cluster) : undefined;
     this.#http = createServer((request, response) => this.#accept(request, response));
@@ -504,7 +515,8 @@ class NodeHttpMcpServer {
     const requests = messages.filter(isRequestMessage);
     // A client's answer to a request of this server goes to the exchange that asked.
     for (const message of messages)
-      if ('id' in message && !('method' in message)) this.#exchanges.resolve(message as never);
+      if ('id' in message && !('method' in message) && !this.#exchanges.resolve(message as never))
+        this.#forwardExchangeAnswer(message as JSONRPCResponse);
     if (messages.length === 1) {
       const [message] = requests;
       if (message === undefined) {
@@ -526,6 +538,18 @@ class NodeHttpMcpServer {
       era: 'legacy',
       sse,
       ...(auth !== undefined ? { auth } : {}),
+    });
+  }
+
+  /** An answer to a request another replica's exchange sent (its id names the replica) goes there. */
+  #forwardExchangeAnswer(message: JSONRPCResponse): void {
+    const owner = message.id === undefined ? undefined : replicaOfRequestId(message.id);
+    if (owner === undefined || owner === this.#replicaId) return;
+    this.#cluster.forwardResponse(owner, { sessionId: '', message }).catch((error: unknown) => {
+      this.#server.logger.warn(
+        { error: (error as Error).message },
+        `cannot forward a client response to replica ${owner}`,
+      );
     });
   }
 
@@ -720,6 +744,7 @@ class NodeHttpMcpServer {
     await this.#drain();
     this.#stopped = Promise.resolve();
     this.#stopBridge?.();
+    this.#stopExchangeForwarding?.();
     this.#sessions?.close();
     this.#http.closeAllConnections();
     await this.#listenerClosed;
