@@ -155,13 +155,21 @@ class NodeHttpMcpServer {
   /** Starts listening. */
   async listen(): Promise<HttpServerHandle> {
     const host = this.#options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      this.#http.once('error', reject);
-      this.#http.listen(this.#options.port ?? 3000, host, () => {
-        this.#http.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.#http.once('error', reject);
+        this.#http.listen(this.#options.port ?? 3000, host, () => {
+          this.#http.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      // Not serving after all: nothing may stay subscribed to the bus or the cluster state.
+      this.#stopBridge?.();
+      this.#stopExchangeForwarding?.();
+      this.#sessions?.close();
+      throw error;
+    }
     const address = this.#http.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${urlHost}:${address.port}${this.#path}`;
