@@ -141,3 +141,22 @@ describe('Redis cluster state between two replicas', () => {
     expect(state.location).toBe('redis://127.0.0.1:1/0');
   });
 });
+
+describe('the root entry', () => {
+  test('never loads ioredis: only the redis subpath imports the Redis state', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = new URL('../src/', import.meta.url).pathname;
+    const importers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/(from|import)\s*\(?\s*'[^']*(redis-cluster-state|ioredis)/.test(readFileSync(path, 'utf8')))
+          importers.push(path.slice(root.length));
+      }
+    };
+    walk(root);
+    expect(importers.sort()).toEqual(['cluster/redis-cluster-state.ts', 'redis.ts']);
+  });
+});
