@@ -4,6 +4,8 @@
  * elicitation) go on its stream, the rest on the session's GET stream. With SSE every event is
  * stored, so a client whose stream broke — or was closed on purpose (`closeResponseStream`,
  * SEP-1699) — resumes with `Last-Event-ID` on a GET and receives what it missed, then the rest.
+ * With shared cluster state the events of POST streams are also logged there, so the resuming GET
+ * may reach another replica: it replays the log and follows it until the stream's answers are in.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
