@@ -14,6 +14,18 @@ export type {
   ResourceTemplateDefinition,
 } from './catalog/resource-definition.js';
 export { localToolServer } from './catalog/tool-catalog.js';
+export type {
+  ClusterLogEntry,
+  ClusterState,
+  ForwardedResponse,
+  ReadLogOptions,
+} from './cluster/cluster-state.js';
+export { loadSessionKeys, parseSessionKeys } from './cluster/load-session-keys.js';
+export type { MemoryClusterStateOptions } from './cluster/memory-cluster-state.js';
+export { createMemoryClusterState } from './cluster/memory-cluster-state.js';
+export { anonymousPrincipal, principalOf } from './cluster/principal.js';
+export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
+export { createSessionSealer } from './cluster/session-sealer.js';
 export type { InboundRequest, RequestAuth, RequestChannel } from './dispatch/inbound-request.js';
 export type { DispatchAnswer, RequestDispatcher } from './dispatch/request-dispatcher.js';
 export type { JsonRpcErrorCodeValue } from './errors/json-rpc-error-code.js';
@@ -27,10 +39,12 @@ export { gatewayConnectOptions } from './gateway/gateway-connect-options.js';
 export { isLoopbackHost } from './http/check-host-and-origin.js';
 export type {
   BearerAuthOptions,
+  BearerTokenPrincipal,
   HttpServerHandle,
   HttpTransportOptions,
+  RateLimitOptions,
 } from './http/http-transport-options.js';
-export type { EventStore } from './http/memory-event-store.js';
+export type { EventStore, MemoryEventStore, StoredEvent } from './http/memory-event-store.js';
 export { createMemoryEventStore } from './http/memory-event-store.js';
 export type {
   IntrospectionVerifierOptions,
@@ -48,6 +62,7 @@ export { legacyProtocolVersions, modernProtocolVersions } from './protocol/proto
 export type { RequestEnvelope } from './protocol/request-envelope.js';
 export type {
   CallToolOptions,
+  CreateSessionOptions,
   McpConnectionHandle,
   McpServer,
   McpServerOptions,
@@ -55,7 +70,7 @@ export type {
 export { createMcpServer } from './server/mcp-server.js';
 export type { ServeHandle, ServeOptions } from './server/serve.js';
 export { serve } from './server/serve.js';
-export type { LegacySession, SessionOutlet } from './session/legacy-session.js';
+export type { LegacySession, LegacySessionOptions, SessionOutlet } from './session/legacy-session.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
 export { createStdioServerTransport } from './stdio/stdio-server-transport.js';

@@ -26,6 +26,8 @@ export interface RequestAuth {
   scopes: readonly string[];
   subject?: string;
   clientId?: string;
+  /** Who sessions and rate limits are bound to, when the transport named it (static bearer tokens). */
+  principal?: string;
 }
 
 /** One request as the dispatcher receives it. */

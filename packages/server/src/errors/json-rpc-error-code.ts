@@ -27,6 +27,10 @@ export const JsonRpcErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: the protocol version is unknown to this server (data lists the supported ones). */
   UnsupportedProtocolVersion: -32022,
+  /** Implementation-defined: the caller exceeded a rate limit (`data.retryAfterSeconds` says when to retry). */
+  RateLimited: -32029,
+  /** Implementation-defined: the shared replica state (Redis) the request needs is unreachable; retry shortly. */
+  ClusterUnavailable: -32030,
   /** A URL-mode elicitation is required before the call can go on. */
   UrlElicitationRequired: -32042,
 } as const;

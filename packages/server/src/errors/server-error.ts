@@ -36,6 +36,10 @@ export const ServerErrorCode = {
   UpstreamFailed: 'UPSTREAM_FAILED',
   /** The request was cancelled (client cancellation, closed stream, shutdown). */
   Cancelled: 'CANCELLED',
+  /** A call exceeded `rateLimit.callsPerMinute` for its principal and tool. */
+  RateLimited: 'RATE_LIMITED',
+  /** The shared replica state (`ClusterState`, e.g. Redis) the request needs did not answer. */
+  ClusterUnavailable: 'CLUSTER_UNAVAILABLE',
   /** A bad option passed to a factory of this package. */
   ConfigInvalid: 'CONFIG_INVALID',
 } as const;
@@ -61,6 +65,8 @@ export const serverErrorWire: Readonly<
   UPSTREAM_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },
   UPSTREAM_FAILED: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },
   CANCELLED: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 499 },
+  RATE_LIMITED: { rpcCode: JsonRpcErrorCode.RateLimited, httpStatus: 429 },
+  CLUSTER_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.ClusterUnavailable, httpStatus: 503 },
   CONFIG_INVALID: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 500 },
 };
 

@@ -3,9 +3,20 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { failure, type GuardResult } from './http-failure.js';
 
+/** A configured token: its digest and the principal it names. */
+export interface BearerTokenDigest {
+  digest: Buffer;
+  principal: string;
+}
+
 /** The SHA-256 digest of a token (compared instead of the token: fixed length, constant time). */
 export function tokenDigest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
+}
+
+/** The principal of the single-token form: a digest prefix, which names the token without revealing it. */
+export function tokenPrincipal(token: string): string {
+  return `token:${tokenDigest(token).toString('hex').slice(0, 16)}`;
 }
 
 /** The token of an `Authorization: Bearer …` header ('' when absent). */
@@ -13,11 +24,22 @@ export function bearerTokenOf(header: string | undefined): string {
   return header !== undefined && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : '';
 }
 
-/** Checks the request's bearer token against `expected` (a digest of the configured token). */
-export function checkBearerToken(authorization: string | undefined, expected: Buffer): GuardResult {
+/** Checks the request's bearer token against the configured ones; names the matching principal. */
+export function checkBearerToken(
+  authorization: string | undefined,
+  expected: readonly BearerTokenDigest[],
+): GuardResult<{ principal: string }> {
   const given = bearerTokenOf(authorization);
-  // Comparing fixed-length digests keeps the time independent of the token and of its length.
-  if (given !== '' && timingSafeEqual(tokenDigest(given), expected)) return { ok: true };
+  if (given !== '') {
+    const digest = tokenDigest(given);
+    let principal: string | undefined;
+    // Every token is compared, matching or not: the time says nothing about which one (or whether) matched.
+    for (const candidate of expected) {
+      if (timingSafeEqual(digest, candidate.digest) && principal === undefined)
+        principal = candidate.principal;
+    }
+    if (principal !== undefined) return { ok: true, principal };
+  }
   return failure(401, JsonRpcErrorCode.Unauthorized, 'Unauthorized: send Authorization: Bearer <token>.', {
     headers: { 'www-authenticate': 'Bearer realm="mcp"' },
   });

@@ -5,6 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RequestId } from '@modelcontextprotocol/server';
+import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
+import { ServerError } from '../errors/server-error.js';
 
 /** A refused request: what to answer. */
 export interface HttpFailure {
@@ -66,4 +68,24 @@ export function writeFailure(response: ServerResponse, refused: HttpFailure): vo
           : { code: refused.code, message: refused.message, data: refused.data },
     } as const);
   writeJson(response, refused.status, body, refused.headers);
+}
+
+/**
+ * The failure of a thrown error where HTTP decides the status: a `ServerError` by its table
+ * (503 and 429 with `Retry-After`), anything else as a 500 whose text is not shown.
+ */
+export function failureOf(error: unknown, id?: RequestId | null): HttpFailure {
+  if (!ServerError.isServerError(error))
+    return failure(500, JsonRpcErrorCode.InternalError, 'Internal error', id === undefined ? {} : { id });
+  const retryAfter =
+    error.httpStatus === 503
+      ? '1'
+      : typeof (error.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds === 'number'
+        ? String((error.data as { retryAfterSeconds: number }).retryAfterSeconds)
+        : undefined;
+  return failure(error.httpStatus, error.rpcCode, error.message, {
+    ...(id !== undefined ? { id } : {}),
+    ...(error.data !== undefined ? { data: error.data } : {}),
+    ...(retryAfter !== undefined ? { headers: { 'retry-after': retryAfter } } : {}),
+  });
 }

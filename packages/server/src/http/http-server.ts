@@ -12,17 +12,29 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
+import { bridgeServerEvents } from '../cluster/bridge-server-events.js';
+import type { ClusterState } from '../cluster/cluster-state.js';
+import { createMemoryClusterState } from '../cluster/memory-cluster-state.js';
+import { principalOf } from '../cluster/principal.js';
+import { createSessionSealer } from '../cluster/session-sealer.js';
 import { classifyMessage } from '../dispatch/classify-message.js';
 import type { RequestAuth } from '../dispatch/inbound-request.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
 import type { McpServer } from '../server/mcp-server.js';
-import { checkBearerToken, tokenDigest } from './check-bearer-token.js';
+import { replicaOfRequestId } from '../session/legacy-session.js';
+import {
+  type BearerTokenDigest,
+  checkBearerToken,
+  tokenDigest,
+  tokenPrincipal,
+} from './check-bearer-token.js';
 import { checkHost, checkOrigin, type HostPolicy, isLoopbackHost } from './check-host-and-origin.js';
 import { checkHttpMethod } from './check-http-method.js';
 import { checkPostMediaType, checkStreamAccept } from './check-media-type.js';
+import { checkRateLimit } from './check-rate-limit.js';
 import { ExchangeSessions } from './exchange-sessions.js';
 import { failure, type HttpFailure, writeFailure, writeJson } from './http-failure.js';
 import { HttpSessions } from './http-sessions.js';
@@ -36,6 +48,9 @@ import { paramHeaderDeclarations, validateParamHeaders } from './validate-param-
 import { validateStandardHeaders } from './validate-standard-headers.js';
 
 export type { BearerAuthOptions, HttpServerHandle, HttpTransportOptions } from './http-transport-options.js';
+
+const replicaIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 export { isLoopbackHost };
 
 const restPath = '/v1/tool-execute';
@@ -54,14 +69,26 @@ class NodeHttpMcpServer {
   readonly #maxBodyBytes: number;
   readonly #json: boolean;
   readonly #hostPolicy: HostPolicy;
-  readonly #bearer: Buffer | undefined;
+  readonly #bearer: BearerTokenDigest[] | undefined;
+  readonly #replicaId: string | undefined;
+  readonly #cluster: ClusterState;
+  readonly #stopBridge: (() => void) | undefined;
   readonly #oauth: ProtectedResource | undefined;
   readonly #sessions: HttpSessions | undefined;
-  readonly #exchanges = new ExchangeSessions();
+  readonly #exchanges: ExchangeSessions;
+  readonly #stopExchangeForwarding: (() => void) | undefined;
   readonly #http: NodeHttpServer;
   #inFlight = 0;
+  /** Responses of calls in flight: a drain tells those not yet started to close their connections. */
+  readonly #open = new Set<ServerResponse>();
+  /** Draining or closed: not ready, `Connection: close` on every response. */
   #closing = false;
   #drained: (() => void) | undefined;
+  #draining: Promise<void> | undefined;
+  /** Aborted when a drain starts (ends `subscriptions/listen` streams). */
+  readonly #drainSignal = new AbortController();
+  #stopped: Promise<void> | undefined;
+  #listenerClosed: Promise<void> | undefined;
 
   constructor(server: McpServer, options: HttpTransportOptions) {
     this.#server = server;
@@ -76,7 +103,25 @@ class NodeHttpMcpServer {
       allowedHosts: new Set((options.allowedHosts ?? []).map((name) => name.toLowerCase())),
       allowedOrigins: new Set((options.allowedOrigins ?? []).map((origin) => origin.toLowerCase())),
     };
-    this.#bearer = options.auth?.type === 'bearer' ? tokenDigest(options.auth.token) : undefined;
+    this.#bearer = options.auth?.type === 'bearer' ? bearerDigests(options.auth) : undefined;
+    this.#replicaId = options.replicaId ?? options.cluster?.replicaId;
+    if (this.#replicaId !== undefined && !replicaIdPattern.test(this.#replicaId)) {
+      throw new ServerError({
+        code: ServerErrorCode.ConfigInvalid,
+        message: `serve: replicaId must be 1-64 letters, digits, "_" or "-" (got ${JSON.stringify(String(this.#replicaId).slice(0, 80))}); use e.g. the pod name.`,
+      });
+    }
+    this.#cluster =
+      options.cluster ??
+      createMemoryClusterState(this.#replicaId !== undefined ? { replicaId: this.#replicaId } : {});
+    this.#checkRateLimit();
+    if (options.sessionKeys !== undefined && !options.session) {
+      throw new ServerError({
+        code: ServerErrorCode.ConfigInvalid,
+        message:
+          'serve: sessionKeys seal 2025 session ids, so they need session: true (without sessions there are no ids to seal).',
+      });
+    }
     this.#oauth =
       options.auth?.type === 'oauth' ? createProtectedResource(options.auth, this.#path) : undefined;
     this.#sessions = options.session
@@ -84,8 +129,25 @@ class NodeHttpMcpServer {
           retryIntervalMs: options.retryIntervalMs ?? 1000,
           idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60 * 1000,
           logger: server.logger,
+          cluster: this.#cluster,
+          maxAgeMs: options.sessionMaxAgeMs ?? 24 * 60 * 60 * 1000,
+          ...(options.sessionKeys !== undefined
+            ? { sealer: createSessionSealer({ keys: options.sessionKeys }) }
+            : {}),
+          ...(this.#replicaId !== undefined ? { replicaId: this.#replicaId } : {}),
         })
       : undefined;
+    this.#exchanges = new ExchangeSessions(this.#replicaId);
+    // Without sessions, a client's answer to a stateless exchange's request may reach another
+    // replica; it comes back here (forwarded with no session id).
+    this.#stopExchangeForwarding =
+      this.#sessions === undefined
+        ? this.#cluster.onForwardedResponse(({ sessionId, message }) => {
+            if (sessionId === '') this.#exchanges.resolve(message as never);
+          })
+        : undefined;
+    // Change events cross replicas only when the state is shared; one process needs no bridge.
+    this.#stopBridge = this.#cluster.shared ? bridgeServerEvents(server.bus, this.#cluster) : undefined;
     this.#http = createServer((request, response) => this.#accept(request, response));
     this.#http.keepAliveTimeout = 65_000;
   }
@@ -93,13 +155,21 @@ class NodeHttpMcpServer {
   /** Starts listening. */
   async listen(): Promise<HttpServerHandle> {
     const host = this.#options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      this.#http.once('error', reject);
-      this.#http.listen(this.#options.port ?? 3000, host, () => {
-        this.#http.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.#http.once('error', reject);
+        this.#http.listen(this.#options.port ?? 3000, host, () => {
+          this.#http.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      // Not serving after all: nothing may stay subscribed to the bus or the cluster state.
+      this.#stopBridge?.();
+      this.#stopExchangeForwarding?.();
+      this.#sessions?.close();
+      throw error;
+    }
     const address = this.#http.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${urlHost}:${address.port}${this.#path}`;
@@ -111,6 +181,8 @@ class NodeHttpMcpServer {
       url,
       port: address.port,
       host,
+      ...(this.#replicaId !== undefined ? { replicaId: this.#replicaId } : {}),
+      drain: () => this.#drain(),
       close: () => {
         closed ??= this.#close();
         return closed;
@@ -120,11 +192,24 @@ class NodeHttpMcpServer {
 
   #checkAuthOptions(host: string): void {
     const auth = this.#options.auth;
-    if (auth !== undefined && auth.type !== 'oauth' && (auth.type !== 'bearer' || !auth.token)) {
+    const bearerOk =
+      auth?.type === 'bearer' &&
+      (typeof auth.token === 'string' ? auth.token !== '' : auth.token === undefined) &&
+      (auth.tokens === undefined ||
+        (Array.isArray(auth.tokens) &&
+          auth.tokens.every(
+            (entry) =>
+              typeof entry?.token === 'string' &&
+              entry.token !== '' &&
+              typeof entry.principal === 'string' &&
+              entry.principal !== '',
+          ))) &&
+      (auth.token !== undefined || (auth.tokens?.length ?? 0) > 0);
+    if (auth !== undefined && auth.type !== 'oauth' && !bearerOk) {
       throw new ServerError({
         code: ServerErrorCode.ConfigInvalid,
         message:
-          'serve: auth must be { type: "bearer", token: "<non-empty token>" } or { type: "oauth", ... }.',
+          'serve: auth must be { type: "bearer", token: "<non-empty token>" }, { type: "bearer", tokens: [{ token, principal }, ...] } (non-empty strings) or { type: "oauth", ... }.',
       });
     }
     if (isLoopbackHost(host) || auth !== undefined) return;
@@ -140,13 +225,31 @@ class NodeHttpMcpServer {
     );
   }
 
+  #checkRateLimit(): void {
+    const limit = this.#options.rateLimit;
+    if (limit === undefined) return;
+    if (!Number.isSafeInteger(limit?.callsPerMinute) || limit.callsPerMinute < 1) {
+      throw new ServerError({
+        code: ServerErrorCode.ConfigInvalid,
+        message: `serve: rateLimit.callsPerMinute must be a positive integer (got ${JSON.stringify(limit?.callsPerMinute)}).`,
+      });
+    }
+  }
+
   #accept(request: IncomingMessage, response: ServerResponse): void {
+    if (this.#replicaId !== undefined) response.setHeader('x-switchboard-replica', this.#replicaId);
+    // While draining, each answer closes its connection: the balancer moves to another replica.
+    if (this.#closing) response.shouldKeepAlive = false;
     // A session's GET stream stays open for the session's life: it is not a call to drain.
     const drains = !(request.method === 'GET' && pathnameOf(request.url) === this.#path);
-    if (drains) this.#inFlight += 1;
+    if (drains) {
+      this.#inFlight += 1;
+      this.#open.add(response);
+    }
     const done = () => {
       if (!drains) return;
       this.#inFlight -= 1;
+      this.#open.delete(response);
       if (this.#inFlight === 0) this.#drained?.();
     };
     let handled: Promise<void> | undefined;
@@ -179,6 +282,10 @@ class NodeHttpMcpServer {
       this.#health(request, response);
       return undefined;
     }
+    if (pathname === '/ready' && request.method === 'GET') {
+      request.resume();
+      return this.#ready(response);
+    }
     const isRest = this.#options.restEndpoint === true && pathname === restPath;
     if (pathname !== this.#path && !isRest) {
       writeJson(response, 404, {
@@ -187,12 +294,12 @@ class NodeHttpMcpServer {
       request.resume();
       return undefined;
     }
-    if (this.#closing) {
+    if (this.#stopped !== undefined) {
       return this.#refuse(
         request,
         response,
         failure(503, JsonRpcErrorCode.TransportRefused, 'Server is shutting down.', {
-          headers: { connection: 'close' },
+          headers: { connection: 'close', 'retry-after': '1' },
         }),
       );
     }
@@ -208,9 +315,8 @@ class NodeHttpMcpServer {
     if (this.#bearer !== undefined) {
       const checked = checkBearerToken(request.headers.authorization, this.#bearer);
       if (!checked.ok) return this.#refuse(request, response, checked);
-      return isRest
-        ? this.#rest(request, response, { scopes: [] })
-        : this.#mcp(request, response, { scopes: [] });
+      const auth: RequestAuth = { scopes: [], principal: checked.principal };
+      return isRest ? this.#rest(request, response, auth) : this.#mcp(request, response, auth);
     }
     if (this.#oauth === undefined)
       return isRest ? this.#rest(request, response, undefined) : this.#mcp(request, response, undefined);
@@ -235,14 +341,11 @@ class NodeHttpMcpServer {
     if (!method.ok) return this.#refuse(request, response, method);
     if (method.method !== 'POST') {
       const sessions = this.#sessions as HttpSessions;
-      if (method.method === 'DELETE') sessions.delete(request, response);
-      else {
-        const accept = checkStreamAccept(request.headers.accept);
-        if (!accept.ok) return this.#refuse(request, response, accept);
-        sessions.get(request, response);
-      }
       request.resume();
-      return undefined;
+      if (method.method === 'DELETE') return sessions.delete(request, response, auth);
+      const accept = checkStreamAccept(request.headers.accept);
+      if (!accept.ok) return this.#refuse(request, response, accept);
+      return sessions.get(request, response, auth);
     }
     const media = checkPostMediaType(request.headers['content-type'], request.headers.accept);
     if (!media.ok) return this.#refuse(request, response, media);
@@ -361,11 +464,36 @@ class NodeHttpMcpServer {
         }
       }
     }
-    return serveStatelessRequest(this.#server.dispatcher, message, response, {
-      era: 'modern',
-      envelope,
-      sse,
-      ...(auth !== undefined ? { auth } : {}),
+    const serve = () =>
+      serveStatelessRequest(this.#server.dispatcher, message, response, {
+        era: 'modern',
+        envelope,
+        sse,
+        drain: this.#drainSignal.signal,
+        ...(auth !== undefined ? { auth } : {}),
+      });
+    return this.#options.rateLimit === undefined
+      ? serve()
+      : this.#withinRateLimit(response, [message], auth, serve);
+  }
+
+  /** Runs `next` unless a `tools/call` among `requests` is over the rate limit (then 429). */
+  #withinRateLimit(
+    response: ServerResponse,
+    requests: readonly JSONRPCRequest[],
+    auth: RequestAuth | undefined,
+    next: () => Promise<void> | undefined,
+  ): Promise<void> | undefined {
+    const limit = this.#options.rateLimit;
+    if (limit === undefined) return next();
+    const checked = checkRateLimit(this.#cluster, limit.callsPerMinute, principalOf(auth), requests);
+    if (checked === undefined) return next();
+    return checked.then((result) => {
+      if (!result.ok) {
+        writeFailure(response, result);
+        return undefined;
+      }
+      return next();
     });
   }
 
@@ -377,11 +505,26 @@ class NodeHttpMcpServer {
     sse: boolean,
     auth: RequestAuth | undefined,
   ): Promise<void> | undefined {
+    if (this.#options.rateLimit === undefined)
+      return this.#serveLegacy(request, response, messages, sse, auth);
+    return this.#withinRateLimit(response, messages.filter(isRequestMessage), auth, () =>
+      this.#serveLegacy(request, response, messages, sse, auth),
+    );
+  }
+
+  #serveLegacy(
+    request: IncomingMessage,
+    response: ServerResponse,
+    messages: JSONRPCMessage[],
+    sse: boolean,
+    auth: RequestAuth | undefined,
+  ): Promise<void> | undefined {
     if (this.#sessions !== undefined) return this.#sessions.post(request, response, messages, sse, auth);
     const requests = messages.filter(isRequestMessage);
     // A client's answer to a request of this server goes to the exchange that asked.
     for (const message of messages)
-      if ('id' in message && !('method' in message)) this.#exchanges.resolve(message as never);
+      if ('id' in message && !('method' in message) && !this.#exchanges.resolve(message as never))
+        this.#forwardExchangeAnswer(message as JSONRPCResponse);
     if (messages.length === 1) {
       const [message] = requests;
       if (message === undefined) {
@@ -403,6 +546,18 @@ class NodeHttpMcpServer {
       era: 'legacy',
       sse,
       ...(auth !== undefined ? { auth } : {}),
+    });
+  }
+
+  /** An answer to a request another replica's exchange sent (its id names the replica) goes there. */
+  #forwardExchangeAnswer(message: JSONRPCResponse): void {
+    const owner = message.id === undefined ? undefined : replicaOfRequestId(message.id);
+    if (owner === undefined || owner === this.#replicaId) return;
+    this.#cluster.forwardResponse(owner, { sessionId: '', message }).catch((error: unknown) => {
+      this.#server.logger.warn(
+        { error: (error as Error).message },
+        `cannot forward a client response to replica ${owner}`,
+      );
     });
   }
 
@@ -438,11 +593,13 @@ class NodeHttpMcpServer {
       writeJson(response, 200, errors);
       return undefined;
     }
-    return serveStatelessBatch(this.#server.dispatcher, requests, errors, response, {
-      era: 'legacy',
-      sse,
-      ...(auth !== undefined ? { auth } : {}),
-    });
+    return this.#withinRateLimit(response, requests, auth, () =>
+      serveStatelessBatch(this.#server.dispatcher, requests, errors, response, {
+        era: 'legacy',
+        sse,
+        ...(auth !== undefined ? { auth } : {}),
+      }),
+    );
   }
 
   /** `POST /v1/tool-execute`. */
@@ -485,18 +642,32 @@ class NodeHttpMcpServer {
             return resolve();
           }
         }
-        resolve(serveRestCall(this.#server, call, response));
+        const asCall: JSONRPCRequest = {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'tools/call',
+          params: { name: call.tool },
+        };
+        resolve(
+          this.#withinRateLimit(response, [asCall], auth, () => serveRestCall(this.#server, call, response)),
+        );
       });
     });
   }
 
-  /** `GET /health`: status always; details only for a caller with the bearer token (or without auth configured). */
+  /**
+   * `GET /health` (liveness): 200 while the process serves, draining included (a drain is not a
+   * reason to restart it); details only for a caller with the bearer token (or without auth).
+   */
   #health(request: IncomingMessage, response: ServerResponse): void {
     const authorized =
       this.#oauth === undefined &&
       (this.#bearer === undefined || checkBearerToken(request.headers.authorization, this.#bearer).ok);
-    writeJson(response, this.#closing ? 503 : 200, {
-      status: this.#closing ? 'closing' : 'ok',
+    const closed = this.#stopped !== undefined;
+    writeJson(response, closed ? 503 : 200, {
+      status: closed ? 'closing' : 'ok',
+      ...(this.#replicaId !== undefined ? { replica: this.#replicaId } : {}),
+      ...(this.#closing ? { draining: true } : {}),
       name: this.#server.name,
       version: this.#server.version,
       mode: this.#sessions ? 'session' : 'stateless',
@@ -509,6 +680,29 @@ class NodeHttpMcpServer {
           }
         : {}),
     });
+  }
+
+  /** `GET /ready` (readiness): 503 while draining, or while shared cluster state does not answer. */
+  async #ready(response: ServerResponse): Promise<void> {
+    const replica = this.#replicaId !== undefined ? { replica: this.#replicaId } : {};
+    if (this.#closing) {
+      writeJson(response, 503, { status: 'draining', ...replica }, { 'retry-after': '1' });
+      return;
+    }
+    if (this.#cluster.shared && !(await this.#cluster.ready())) {
+      writeJson(
+        response,
+        503,
+        {
+          status: 'unavailable',
+          ...replica,
+          message: `Shared state unreachable${this.#cluster.location !== undefined ? ` (${this.#cluster.location})` : ''}: session requests, resumption and rate-limited calls fail until it is back.`,
+        },
+        { 'retry-after': '1' },
+      );
+      return;
+    }
+    writeJson(response, 200, { status: 'ready', ...replica });
   }
 
   #refuse(request: IncomingMessage, response: ServerResponse, refused: HttpFailure): undefined {
@@ -527,22 +721,55 @@ class NodeHttpMcpServer {
     else response.end();
   }
 
+  /** Stops accepting, waits for calls in flight (bounded), closes idle keep-alive connections. */
+  #drain(): Promise<void> {
+    this.#draining ??= (async () => {
+      this.#closing = true;
+      this.#drainSignal.abort();
+      for (const response of this.#open) if (!response.headersSent) response.shouldKeepAlive = false;
+      // Closing the listener makes a balancer's next connect fail over at once.
+      this.#listenerClosed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+      this.#http.closeIdleConnections();
+      if (this.#inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            this.#drained = resolve;
+          }),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, this.#options.drainTimeoutMs ?? 10_000);
+            timer.unref();
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      this.#http.closeIdleConnections();
+    })();
+    return this.#draining;
+  }
+
   async #close(): Promise<void> {
-    this.#closing = true;
-    const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
-    this.#http.closeIdleConnections();
-    if (this.#inFlight > 0) {
-      await Promise.race([
-        new Promise<void>((resolve) => {
-          this.#drained = resolve;
-        }),
-        new Promise<void>((resolve) => setTimeout(resolve, this.#options.drainTimeoutMs ?? 10_000).unref()),
-      ]);
-    }
+    await this.#drain();
+    this.#stopped = Promise.resolve();
+    this.#stopBridge?.();
+    this.#stopExchangeForwarding?.();
     this.#sessions?.close();
     this.#http.closeAllConnections();
-    await stopped;
+    await this.#listenerClosed;
   }
+}
+
+/** The configured static tokens as digests, each with its principal. */
+function bearerDigests(auth: {
+  token?: string;
+  tokens?: Array<{ token: string; principal: string }>;
+}): BearerTokenDigest[] {
+  const digests: BearerTokenDigest[] = [];
+  if (auth.token !== undefined)
+    digests.push({ digest: tokenDigest(auth.token), principal: tokenPrincipal(auth.token) });
+  for (const entry of auth.tokens ?? [])
+    digests.push({ digest: tokenDigest(entry.token), principal: entry.principal });
+  return digests;
 }
 
 function headerField<K extends string>(

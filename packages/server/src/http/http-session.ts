@@ -4,15 +4,18 @@
  * elicitation) go on its stream, the rest on the session's GET stream. With SSE every event is
  * stored, so a client whose stream broke — or was closed on purpose (`closeResponseStream`,
  * SEP-1699) — resumes with `Last-Event-ID` on a GET and receives what it missed, then the rest.
+ * With shared cluster state the events of POST streams are also logged there, so the resuming GET
+ * may reach another replica: it replays the log and follows it until the stream's answers are in.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import type { ClusterLogEntry, ClusterState } from '../cluster/cluster-state.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { supportsSsePriming } from '../protocol/protocol-versions.js';
 import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
-import { failure, type GuardResult, writeJson } from './http-failure.js';
-import { createMemoryEventStore, type EventStore } from './memory-event-store.js';
+import { failure, failureOf, type GuardResult, writeJson } from './http-failure.js';
+import { createMemoryEventStore, type MemoryEventStore } from './memory-event-store.js';
 import { SseStream } from './sse-stream.js';
 
 const standaloneStreamId = '_GET_stream';
@@ -27,19 +30,53 @@ interface SessionStream {
   answers: JSONRPCMessage[];
 }
 
+/** Where a session's stream events are logged for other replicas. */
+export interface SessionEventLog {
+  cluster: ClusterState;
+  /** The session's key in the cluster (a digest of its id). */
+  sessionKey: string;
+  /** How long a log outlives its last event. */
+  ttlMs: number;
+  logger: { debug(fields: object, message: string): void };
+}
+
+/** Options of an {@link HttpSession}. */
+export interface HttpSessionOptions {
+  /** The session id. @default a random UUID */
+  id?: string;
+  retryMs: number;
+  /** The principal the session is bound to (sealed ids). @default none */
+  principal?: string;
+  /** When the session was opened (sealed ids carry it). @default now */
+  createdAt?: number;
+  /** Log events of POST streams in the cluster, so another replica resumes them. @default none */
+  log?: SessionEventLog;
+}
+
 /** A session and its streams. */
 export class HttpSession implements SessionOutlet {
-  readonly id = randomUUID();
+  readonly id: string;
   /** Set right after construction (the session needs this outlet first). */
   session!: LegacySession;
-  readonly #store: EventStore = createMemoryEventStore();
+  readonly principal: string | undefined;
+  readonly createdAt: number;
+  readonly #store: MemoryEventStore = createMemoryEventStore();
   readonly #streams = new Map<string, SessionStream>();
   readonly #requestStream = new Map<RequestId, string>();
   readonly #retryMs: number;
+  readonly #log: SessionEventLog | undefined;
+  /** Streams whose events go to the cluster log (POST streams of this replica). */
+  readonly #logged = new Set<string>();
+  /** Remote resumptions running here (their tails stop when the session ends). */
+  readonly #tails = new Set<AbortController>();
   #standalone: SseStream | undefined;
 
-  constructor(retryMs: number) {
-    this.#retryMs = retryMs;
+  constructor(options: HttpSessionOptions) {
+    this.id = options.id ?? randomUUID();
+    this.#retryMs = options.retryMs;
+    this.principal = options.principal;
+    this.createdAt = options.createdAt ?? Date.now();
+    this.#log = options.log;
   }
 
   /** Whether events of this session may be resumed (priming sent, ids stored). */
@@ -76,7 +113,15 @@ export class HttpSession implements SessionOutlet {
       return streamId;
     }
     stream.sink = new SseStream(response, { 'mcp-session-id': this.id });
-    if (this.resumable) stream.sink.prime(this.#store.storeEvent(streamId, {}), this.#retryMs);
+    if (this.resumable) {
+      const primingId = this.#store.storeEvent(streamId, {});
+      if (this.#log !== undefined) {
+        this.#logged.add(streamId);
+        // Logged too: the log exists from the start, so a resumption elsewhere knows the stream.
+        this.#append(streamId, primingId, {});
+      }
+      stream.sink.prime(primingId, this.#retryMs);
+    }
     // A client that drops the stream may resume it; until then its events are only stored.
     stream.sink.onClientClose(() => {
       if (this.#streams.get(streamId)?.sink === undefined) return;
@@ -99,6 +144,7 @@ export class HttpSession implements SessionOutlet {
     }
     if (stream.pending.size > 0) return;
     this.#streams.delete(streamId);
+    this.#endLog(streamId);
     if (stream.json !== undefined) {
       const body = stream.answers.length === 1 ? stream.answers[0] : stream.answers;
       if (stream.answers.length === 0) stream.json.writeHead(202, ['mcp-session-id', this.id]).end();
@@ -119,7 +165,10 @@ export class HttpSession implements SessionOutlet {
   }
 
   /** Answers a GET: the standalone stream, or the resumption of a stream after `lastEventId`. */
-  openGetStream(response: ServerResponse, lastEventId: string | undefined): GuardResult {
+  openGetStream(
+    response: ServerResponse,
+    lastEventId: string | undefined,
+  ): GuardResult | Promise<GuardResult> {
     if (lastEventId !== undefined) return this.#resume(response, lastEventId);
     if (this.#standalone?.open) {
       return failure(
@@ -128,7 +177,7 @@ export class HttpSession implements SessionOutlet {
         'Conflict: this session already has a GET stream open.',
       );
     }
-    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     this.#standalone = sink;
     sink.onClientClose(() => {
       if (this.#standalone === sink) this.#standalone = undefined;
@@ -138,6 +187,9 @@ export class HttpSession implements SessionOutlet {
 
   /** Ends every stream (the session ended). */
   close(): void {
+    for (const tail of this.#tails) tail.abort();
+    this.#tails.clear();
+    for (const streamId of this.#streams.keys()) this.#endLog(streamId);
     for (const stream of this.#streams.values()) {
       stream.sink?.end();
       if (stream.json !== undefined && !stream.json.headersSent) stream.json.writeHead(404).end();
@@ -148,7 +200,7 @@ export class HttpSession implements SessionOutlet {
     this.#standalone = undefined;
   }
 
-  #resume(response: ServerResponse, lastEventId: string): GuardResult {
+  #resume(response: ServerResponse, lastEventId: string): GuardResult | Promise<GuardResult> {
     const streamId = this.#store.streamOf(lastEventId);
     if (streamId === undefined) {
       return failure(
@@ -158,6 +210,10 @@ export class HttpSession implements SessionOutlet {
       );
     }
     const stream = this.#streams.get(streamId);
+    // A stream this replica never held (nor its events): another replica ran it; its log has them.
+    if (stream === undefined && !this.#store.knows(lastEventId) && this.#log !== undefined) {
+      return this.#resumeFromLog(response, streamId, lastEventId, this.#log);
+    }
     if (stream?.sink?.open === true || (streamId === standaloneStreamId && this.#standalone?.open === true)) {
       return failure(
         409,
@@ -165,7 +221,7 @@ export class HttpSession implements SessionOutlet {
         'Conflict: that stream already has a connection.',
       );
     }
-    const sink = new SseStream(response, { 'mcp-session-id': this.id });
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
     for (const { eventId, message } of this.#store.eventsAfter(lastEventId)) sink.write(message, eventId);
     if (streamId === standaloneStreamId) {
       this.#standalone = sink;
@@ -184,8 +240,93 @@ export class HttpSession implements SessionOutlet {
     return { ok: true };
   }
 
+  /**
+   * Replays a stream another replica holds (or held) from the cluster log: what is stored after
+   * `lastEventId`, then — while its calls still run there — each new event as it is appended,
+   * until the stream's answers are all in (the `end` entry). The first read happens before any
+   * byte is written, so an unreachable cluster is still answered 503.
+   */
+  async #resumeFromLog(
+    response: ServerResponse,
+    streamId: string,
+    lastEventId: string,
+    log: SessionEventLog,
+  ): Promise<GuardResult> {
+    const afterSeq = sequenceOf(lastEventId);
+    if (afterSeq === undefined) {
+      return failure(
+        400,
+        JsonRpcErrorCode.TransportRefused,
+        `Bad Request: Last-Event-ID "${lastEventId}" is not an event of this session.`,
+      );
+    }
+    const abort = new AbortController();
+    const entries = log.cluster
+      .readLog(`${log.sessionKey}:${streamId}`, afterSeq, { signal: abort.signal, follow: true })
+      [Symbol.asyncIterator]();
+    let first: IteratorResult<ClusterLogEntry>;
+    try {
+      first = await entries.next();
+    } catch (error) {
+      return failureOf(error);
+    }
+    if (first.done) {
+      return failure(
+        400,
+        JsonRpcErrorCode.TransportRefused,
+        `Bad Request: Last-Event-ID "${lastEventId}" is not an event of this session (or its stream expired).`,
+      );
+    }
+    const sink = new SseStream(response, { 'mcp-session-id': this.id }, true);
+    this.#tails.add(abort);
+    sink.onClientClose(() => abort.abort());
+    try {
+      for (let next: IteratorResult<ClusterLogEntry> = first; !next.done; next = await entries.next()) {
+        const entry = next.value;
+        if ('end' in entry) break;
+        if (Object.keys(entry.message).length > 0) sink.write(entry.message, `${streamId}_${entry.seq}`);
+      }
+    } catch (error) {
+      log.logger.debug({ error: (error as Error).message }, 'resumed stream ended early');
+    } finally {
+      this.#tails.delete(abort);
+      abort.abort();
+      sink.end();
+    }
+    return { ok: true };
+  }
+
   #write(streamId: string, sink: SseStream | undefined, message: JSONRPCMessage): void {
     const eventId = this.resumable ? this.#store.storeEvent(streamId, message) : undefined;
+    if (eventId !== undefined && this.#logged.has(streamId)) this.#append(streamId, eventId, message);
     sink?.write(message, eventId);
   }
+
+  /** Appends an event to the cluster log (in order: one connection carries a session's appends). */
+  #append(streamId: string, eventId: string, message: JSONRPCMessage | Record<string, never>): void {
+    const log = this.#log as SessionEventLog;
+    const seq = sequenceOf(eventId) as number;
+    log.cluster
+      .appendLog(`${log.sessionKey}:${streamId}`, { seq, message }, log.ttlMs)
+      .catch((error: unknown) => {
+        // The live stream still gets the event; only a resumption elsewhere would miss it.
+        log.logger.debug({ error: (error as Error).message }, 'stream event not logged in the cluster');
+      });
+  }
+
+  /** Marks a logged stream complete, so a tail on another replica ends it too. */
+  #endLog(streamId: string): void {
+    if (!this.#logged.delete(streamId)) return;
+    const log = this.#log as SessionEventLog;
+    log.cluster
+      .appendLog(`${log.sessionKey}:${streamId}`, { seq: this.#store.nextSequence(), end: true }, log.ttlMs)
+      .catch(() => {});
+  }
+}
+
+/** The sequence number in an event id (`<stream>_<n>`). */
+function sequenceOf(eventId: string): number | undefined {
+  const separator = eventId.lastIndexOf('_');
+  const value = Number(eventId.slice(separator + 1));
+  return separator > 0 && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

@@ -1,11 +1,27 @@
 /** Options and handle of the Streamable HTTP transport of `serve`. */
+import type { ClusterState } from '../cluster/cluster-state.js';
 import type { OAuthResourceOptions } from './protected-resource.js';
 
-/** Bearer-token authentication. */
+/** One static bearer token and the principal it names (sessions and rate limits are bound to it). */
+export interface BearerTokenPrincipal {
+  token: string;
+  /** Who the token belongs to, e.g. `team-a`. */
+  principal: string;
+}
+
+/** Bearer-token authentication: one token, or several each naming a principal (checked in constant time). */
 export interface BearerAuthOptions {
   type: 'bearer';
-  /** The token clients send as `Authorization: Bearer <token>`. */
-  token: string;
+  /** The token clients send as `Authorization: Bearer <token>` (its principal: a SHA-256 prefix of it). */
+  token?: string;
+  /** Several tokens, each with its principal. @default none */
+  tokens?: BearerTokenPrincipal[];
+}
+
+/** Shared rate limits: per principal and tool, in fixed one-minute windows (shared through `cluster`). */
+export interface RateLimitOptions {
+  /** Calls of one tool one principal may make per minute (a window opens with its first call). */
+  callsPerMinute: number;
 }
 
 /** Options of the HTTP transport of `serve`. */
@@ -37,8 +53,29 @@ export interface HttpTransportOptions {
   maxBodyBytes?: number;
   /** Serve `POST /v1/tool-execute` (`{tool, input}` → result) for callers that do not speak MCP. @default false */
   restEndpoint?: boolean;
-  /** How long `close()` waits for calls in flight. @default 10000 */
+  /** How long `drain()` and `close()` wait for calls in flight. @default 10000 */
   drainTimeoutMs?: number;
+  /**
+   * This replica's id, sent as `x-switchboard-replica` on every response and in `/health`, and
+   * named in the ids of server→client requests. Letters, digits, `_`, `-`. @default the cluster's, else none
+   */
+  replicaId?: string;
+  /**
+   * State shared with the other replicas (revocation, resumable streams, change events,
+   * server→client responses, rate limits): `createRedisClusterState` from
+   * `@switchboard/server/redis`. @default createMemoryClusterState() (this process only)
+   */
+  cluster?: ClusterState;
+  /**
+   * Keys sealing 2025 session ids (32 bytes each, e.g. `loadSessionKeys(path)`): the id carries the
+   * session's state, bound to the caller, so any replica with the keys serves it. The first key
+   * seals, all open. @default none: random ids known to this process only
+   */
+  sessionKeys?: ReadonlyArray<Uint8Array>;
+  /** Longest life of a sealed session id, idle or not (its revocation is kept this long). @default 86400000 (24 h) */
+  sessionMaxAgeMs?: number;
+  /** Per-principal, per-tool limit on `tools/call`. @default none */
+  rateLimit?: RateLimitOptions;
   /** SSE reconnection delay advertised to 2025 session clients (ms). @default 1000 */
   retryIntervalMs?: number;
   /** Session mode: sessions without a request for this long are closed (0 keeps them). @default 1800000 (30 min) */
@@ -51,6 +88,14 @@ export interface HttpServerHandle {
   url: string;
   port: number;
   host: string;
-  /** Stops accepting, drains calls in flight, closes sessions. */
+  /** This replica's id, when set. */
+  replicaId?: string;
+  /**
+   * Stops accepting connections (the listener closes, so a balancer fails over on connect), marks
+   * `/ready` 503, lets calls in flight finish (up to `drainTimeoutMs`), closes idle keep-alive
+   * connections and answers with `Connection: close` meanwhile. Sessions stay open.
+   */
+  drain(): Promise<void>;
+  /** Drains, then closes sessions and every connection. */
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 /**
  * An in-memory, bounded event store for 2025 HTTP sessions: it lets a client that lost an SSE
  * stream (or whose stream the server closed on purpose, SEP-1699 polling) resume with
- * `Last-Event-ID`. Event ids carry their stream id, so an evicted event still names its stream.
+ * `Last-Event-ID`. Event ids carry their stream id and a sequence number, so an evicted event
+ * still names its stream, and another replica finds the rest of the stream in the cluster log.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
@@ -11,12 +12,27 @@ export interface EventStore {
   storeEvent(streamId: string, message: JSONRPCMessage | Record<string, never>): string;
   /** The stream an event id belongs to (undefined when the id is not one of ours). */
   streamOf(eventId: string): string | undefined;
-  /** The messages of the event's stream after it, in order (priming events left out). */
-  eventsAfter(eventId: string): Array<{ eventId: string; message: JSONRPCMessage }>;
+  /** The messages of the event's stream after it, in order (priming events left out); a shared store answers asynchronously. */
+  eventsAfter(eventId: string): StoredEvent[] | Promise<StoredEvent[]>;
+}
+
+/** One stored event. */
+export interface StoredEvent {
+  eventId: string;
+  message: JSONRPCMessage;
+}
+
+/** The in-memory store: answers at once, and knows which ids it holds. */
+export interface MemoryEventStore extends EventStore {
+  eventsAfter(eventId: string): StoredEvent[];
+  /** Whether the event is held here. */
+  knows(eventId: string): boolean;
+  /** Takes the next sequence number without storing an event (a stream's end marker). */
+  nextSequence(): number;
 }
 
 /** Creates an event store keeping the last `maxEvents` events. */
-export function createMemoryEventStore(maxEvents = 1000): EventStore {
+export function createMemoryEventStore(maxEvents = 1000): MemoryEventStore {
   const events = new Map<string, { streamId: string; message: JSONRPCMessage | Record<string, never> }>();
   let counter = 0;
   const streamOf = (eventId: string): string | undefined => {
@@ -37,6 +53,11 @@ export function createMemoryEventStore(maxEvents = 1000): EventStore {
       return eventId;
     },
     streamOf,
+    knows: (eventId) => events.has(eventId),
+    nextSequence() {
+      counter += 1;
+      return counter;
+    },
     eventsAfter(eventId) {
       const streamId = streamOf(eventId);
       const after: Array<{ eventId: string; message: JSONRPCMessage }> = [];

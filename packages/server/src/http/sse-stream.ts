@@ -23,12 +23,15 @@ export class SseStream {
   readonly #response: ServerResponse;
   #ended = false;
 
-  constructor(response: ServerResponse, extraHeaders?: Record<string, string>) {
+  /** `flush`: send the headers now, for a stream that may stay silent (a GET stream, a resumed one). */
+  constructor(response: ServerResponse, extraHeaders?: Record<string, string>, flush = false) {
     this.#response = response;
     const headers = [...sseHeaders];
     if (extraHeaders !== undefined)
       for (const name in extraHeaders) headers.push(name, extraHeaders[name] as string);
     response.writeHead(200, headers);
+    // A silent stream must still be seen open by the client; others go out with their first event.
+    if (flush) response.flushHeaders();
     response.on('close', () => {
       this.#ended = true;
     });

@@ -26,6 +26,8 @@ export interface ExchangeOptions {
   auth?: RequestAuth;
   /** 2025 requests over SSE: where their one-exchange sessions (server→client requests) are kept. */
   exchanges?: ExchangeSessions;
+  /** Aborted when the server drains: streams that never end on their own (`subscriptions/listen`) end then. */
+  drain?: AbortSignal;
 }
 
 /** Methods that only make sense as a stream. */
@@ -68,6 +70,16 @@ export function serveStatelessRequest(
   response.on('close', () => {
     if (!response.writableFinished) abort.abort('The HTTP request was closed.');
   });
+  // A listen stream would hold a drain to its timeout: it ends, and the client listens elsewhere.
+  if (options.drain !== undefined && streamingMethods.has(message.method)) {
+    const drain = options.drain;
+    const stop = () => abort.abort('The server is draining.');
+    if (drain.aborted) stop();
+    else {
+      drain.addEventListener('abort', stop, { once: true });
+      response.once('close', () => drain.removeEventListener('abort', stop));
+    }
+  }
   const write = (answer: JSONRPCResponse | undefined) => {
     if (session !== undefined) options.exchanges?.release(session);
     if (stream !== undefined) {

@@ -6,6 +6,7 @@
  */
 import {
   type CallToolResult,
+  type ClientCapabilities,
   type Implementation,
   InMemoryServerEventBus,
   type JSONRPCNotification,
@@ -112,6 +113,18 @@ export interface CallToolOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link McpServer.createSession}. */
+export interface CreateSessionOptions {
+  /** The replica serving it (named in server→client request ids). @default none */
+  replicaId?: string;
+  /** What `initialize` settled, when another replica (or an earlier life of this one) answered it. */
+  restored?: {
+    protocolVersion: string;
+    clientCapabilities: ClientCapabilities;
+    clientInfo?: Implementation;
+  };
+}
+
 /** A served message connection (stdio, an in-memory pair). */
 export interface McpConnectionHandle {
   /** Ends the connection and its session. */
@@ -150,8 +163,11 @@ export interface McpServer {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Serves a message connection (stdio, an in-memory pair): both eras, as stdio serving does. */
   connect(transport: Transport): Promise<McpConnectionHandle>;
-  /** Opens a 2025 session whose messages leave through `outlet` (HTTP sessions). */
-  createSession(outlet: SessionOutlet, id?: string): LegacySession;
+  /**
+   * Opens a 2025 session whose messages leave through `outlet` (HTTP sessions). With `restored`
+   * (a sealed session another replica opened), the session starts initialized with that state.
+   */
+  createSession(outlet: SessionOutlet, id?: string, options?: CreateSessionOptions): LegacySession;
   /** Number of open (initialized) 2025 sessions. */
   readonly sessionCount: number;
   /** The capabilities this server declares in an era. */
@@ -320,13 +336,31 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     return { close: () => connection.close() };
   }
 
-  createSession(outlet: SessionOutlet, id?: string): LegacySession {
-    return new LegacySession(outlet, id);
+  createSession(outlet: SessionOutlet, id?: string, options: CreateSessionOptions = {}): LegacySession {
+    const session = new LegacySession(
+      outlet,
+      id,
+      options.replicaId !== undefined ? { replicaId: options.replicaId } : {},
+    );
+    const restored = options.restored;
+    if (restored !== undefined) {
+      session.protocolVersion = restored.protocolVersion;
+      session.clientCapabilities = restored.clientCapabilities;
+      session.clientInfo = restored.clientInfo;
+      session.initialized = true;
+      this.attachSession(session);
+    }
+    return session;
   }
 
   attachSession(session: LegacySession): void {
     if (this.#sessions.has(session)) return;
     this.#sessions.add(session);
+    // Subscriptions made through another replica count here as if made here (see HttpSessions).
+    session.subscriptions.onApply = (uri, subscribed) => {
+      if (subscribed) this.subscriptions.add(uri).catch(() => {});
+      else void this.subscriptions.remove(uri);
+    };
     session.onClose(() => {
       this.#sessions.delete(session);
       for (const uri of session.subscriptions) void this.subscriptions.remove(uri);

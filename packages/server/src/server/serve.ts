@@ -17,6 +17,10 @@ export interface ServeOptions {
 export interface ServeHandle {
   url?: string;
   port?: number;
+  /** HTTP: the replica id, when set. */
+  replicaId?: string;
+  /** HTTP: stops accepting and lets calls in flight finish, without closing sessions (see `HttpServerHandle.drain`). */
+  drain?(): Promise<void>;
   /** Stops serving (HTTP: drains calls in flight first). */
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import type {
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import type { CallAbort } from '../tools/call-abort.js';
+import { SubscriptionSet } from './subscription-set.js';
 
 /** How a session's messages reach its client. */
 export interface SessionOutlet {
@@ -34,6 +35,21 @@ export interface SessionRequestOptions {
   signal?: AbortSignal;
   /** How long to wait for the client's answer. @default 300000 (5 min: a person may be answering) */
   timeoutMs?: number;
+}
+
+/** Options of a {@link LegacySession}. */
+export interface LegacySessionOptions {
+  /** False for a one-exchange session whose `initialize` happened elsewhere. @default true */
+  capabilitiesKnown?: boolean;
+  /** The replica serving the session: named in the ids of requests this server sends. @default none */
+  replicaId?: string;
+}
+
+/** The replica a server→client request id names (`<replica>.<random>-<n>`), if it names one. */
+export function replicaOfRequestId(id: RequestId): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  const dot = id.indexOf('.');
+  return dot > 0 ? id.slice(0, dot) : undefined;
 }
 
 interface PendingRequest {
@@ -56,7 +72,7 @@ export class LegacySession {
   /** True once `initialize` was answered (unsolicited notifications wait for it). */
   initialized = false;
   /** URIs the client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  readonly subscriptions = new SubscriptionSet();
   /** Client requests in flight, for `notifications/cancelled`. */
   readonly inFlight = new Map<RequestId, CallAbort>();
   /** When the session was last used (HTTP idle sweep). */
@@ -71,15 +87,18 @@ export class LegacySession {
   readonly #pending = new Map<RequestId, PendingRequest>();
   readonly #closeListeners = new Set<() => void>();
   // Ids of this server's requests are unique per process: a 2025 stateless client's answer
-  // arrives on another HTTP exchange and is routed by its id alone.
-  readonly #idPrefix = `${randomUUID().slice(0, 8)}-`;
+  // arrives on another HTTP exchange and is routed by its id alone. With replicas the prefix
+  // names the replica, so an answer POSTed to another one is forwarded here.
+  readonly #idPrefix: string;
   #nextRequestId = 0;
   #closed = false;
 
-  constructor(outlet: SessionOutlet, id?: string, options: { capabilitiesKnown?: boolean } = {}) {
+  constructor(outlet: SessionOutlet, id?: string, options: LegacySessionOptions = {}) {
     this.#outlet = outlet;
     this.id = id;
     this.capabilitiesKnown = options.capabilitiesKnown ?? true;
+    const random = randomUUID().slice(0, 8);
+    this.#idPrefix = options.replicaId === undefined ? `${random}-` : `${options.replicaId}.${random}-`;
   }
 
   /** False once the session ended. */

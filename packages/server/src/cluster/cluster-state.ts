@@ -1,0 +1,79 @@
+/**
+ * `ClusterState` (v1): what the replicas of one HTTP server share so that any replica answers any
+ * request — session revocation, the event log of resumable SSE streams, change events, responses
+ * to server→client requests of another replica, and rate-limit counters. The built-in default
+ * (`createMemoryClusterState`) keeps it in the process, which is today's single-process behaviour;
+ * `@switchboard/server/redis` shares it over Redis. Implementations reject with a `ServerError` of
+ * code `CLUSTER_UNAVAILABLE` when their backend cannot be reached, so callers fail fast with 503.
+ */
+import type { JSONRPCMessage, JSONRPCResponse, ServerEvent } from '@modelcontextprotocol/server';
+
+/** One stored event of a stream's log; `end` marks that the stream's requests are all answered. */
+export type ClusterLogEntry =
+  | { seq: number; message: JSONRPCMessage | Record<string, never> }
+  | { seq: number; end: true };
+
+/** A client's answer to a server→client request, on its way to the replica that asked. */
+export interface ForwardedResponse {
+  sessionId: string;
+  message: JSONRPCResponse;
+}
+
+/** A 2025 session subscribed to a resource, or unsubscribed, on some replica. */
+export interface SubscriptionChange {
+  sessionId: string;
+  uri: string;
+  subscribed: boolean;
+}
+
+/** Options of {@link ClusterState.readLog}. */
+export interface ReadLogOptions {
+  /** Stops the tail (the client went away). */
+  signal: AbortSignal;
+  /** Keep waiting for new entries until an `end` entry arrives (the stream is still running elsewhere). */
+  follow: boolean;
+}
+
+/** The state the replicas of one HTTP server share. */
+export interface ClusterState {
+  readonly specificationVersion: 'v1';
+  /** This replica's id (names it in server→client request ids and `x-switchboard-replica`). */
+  readonly replicaId: string;
+  /**
+   * True when the state lives outside this process: session requests then check revocation, stream
+   * events are logged for other replicas, and readiness depends on `ready()`.
+   */
+  readonly shared: boolean;
+  /** Where the state lives, without credentials (for messages), e.g. `redis://10.0.0.5:6379/`. */
+  readonly location?: string;
+  /** Backend operations so far (Redis commands), for benches and tests. */
+  readonly operations: number;
+  /** Whether the backend answers now (readiness). */
+  ready(): Promise<boolean>;
+  /** Marks a session as ended everywhere, for `ttlMs` (its idle lifetime). */
+  revokeSession(sessionKey: string, ttlMs: number): Promise<void>;
+  /** Whether a session was revoked (one lookup). */
+  isSessionRevoked(sessionKey: string): Promise<boolean>;
+  /** Appends an entry to a stream's log (entries of one log arrive in call order). */
+  appendLog(logKey: string, entry: ClusterLogEntry, ttlMs: number): Promise<void>;
+  /** The entries of a log after `afterSeq`, in order; with `follow`, then the new ones until `end`. */
+  readLog(logKey: string, afterSeq: number, options: ReadLogOptions): AsyncIterable<ClusterLogEntry>;
+  /** Counts one call in the fixed window of `counterKey` (the window opens with its first call). */
+  countCall(counterKey: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /** Publishes a change event of this replica to the other replicas. */
+  publishEvent(event: ServerEvent): void;
+  /** Runs `listener` for change events published by other replicas; returns the unsubscribe. */
+  onRemoteEvent(listener: (event: ServerEvent) => void): () => void;
+  /** Sends a client's response to the replica that issued the request. */
+  forwardResponse(replicaId: string, response: ForwardedResponse): Promise<void>;
+  /** Runs `listener` for responses forwarded to this replica; returns the unsubscribe. */
+  onForwardedResponse(listener: (response: ForwardedResponse) => void): () => void;
+  /** Records a 2025 session's resource subscription (or its end) and tells the other replicas. */
+  changeSubscription(sessionKey: string, change: SubscriptionChange, ttlMs: number): Promise<void>;
+  /** The URIs a 2025 session subscribed to (read when a replica re-creates the session). */
+  subscriptionsOf(sessionKey: string): Promise<string[]>;
+  /** Runs `listener` for subscription changes made on other replicas; returns the unsubscribe. */
+  onRemoteSubscription(listener: (change: SubscriptionChange) => void): () => void;
+  /** Releases connections. */
+  close(): Promise<void>;
+}

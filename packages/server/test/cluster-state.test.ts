@@ -1,0 +1,162 @@
+/**
+ * The `ClusterState` v1 contract, run against both implementations: the built-in in-memory one
+ * and the Redis one (real Redis, a random key prefix of its own).
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, test } from 'vitest';
+import { type ClusterState, createMemoryClusterState } from '../src/index.js';
+import { createRedisClusterState } from '../src/redis.js';
+import { testRedisUrl } from './fixtures/replica-set.js';
+
+const prefix = `sbtest:${randomBytes(6).toString('hex')}:`;
+const created: ClusterState[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((state) => state.close()));
+  const redis = new Redis(testRedisUrl);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+const implementations: Array<[string, () => ClusterState]> = [
+  ['memory', () => createMemoryClusterState({ replicaId: 'm1' })],
+  ['redis', () => createRedisClusterState({ url: testRedisUrl, keyPrefix: prefix, replicaId: 'c1' })],
+];
+
+for (const [name, make] of implementations) {
+  describe(`ClusterState v1 (${name})`, () => {
+    const state = make();
+    created.push(state);
+
+    test('is a v1 state with a replica id', () => {
+      expect(state.specificationVersion).toBe('v1');
+      expect(state.replicaId).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(state.shared).toBe(name === 'redis');
+    });
+
+    test('ready() answers true while the backend is up', async () => {
+      expect(await state.ready()).toBe(true);
+    });
+
+    test('revocation: unknown sessions are not revoked; revoked ones are until their TTL', async () => {
+      const key = randomBytes(8).toString('hex');
+      expect(await state.isSessionRevoked(key)).toBe(false);
+      await state.revokeSession(key, 300);
+      expect(await state.isSessionRevoked(key)).toBe(true);
+      await expect.poll(() => state.isSessionRevoked(key), { timeout: 10_000, interval: 100 }).toBe(false);
+    });
+
+    test('countCall: a window counts from its first call, with the time left', async () => {
+      const key = randomBytes(8).toString('hex');
+      const counts = [];
+      for (let call = 0; call < 5; call += 1) counts.push(await state.countCall(key, 60_000));
+      expect(counts.map((counted) => counted.count)).toEqual([1, 2, 3, 4, 5]);
+      for (const counted of counts) {
+        expect(counted.resetInMs).toBeGreaterThan(0);
+        expect(counted.resetInMs).toBeLessThanOrEqual(60_000);
+      }
+      expect((await state.countCall(`${key}-other`, 60_000)).count).toBe(1);
+    });
+
+    test('readLog: stored entries after a sequence, then followed entries until the end entry', async () => {
+      const log = randomBytes(8).toString('hex');
+      for (let seq = 1; seq <= 3; seq += 1)
+        await state.appendLog(log, { seq, message: { jsonrpc: '2.0', method: `m${seq}` } }, 60_000);
+      const abort = new AbortController();
+      const seen: unknown[] = [];
+      const reading = (async () => {
+        for await (const entry of state.readLog(log, 1, { signal: abort.signal, follow: true }))
+          seen.push(entry);
+      })();
+      await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(2);
+      await state.appendLog(log, { seq: 4, message: { jsonrpc: '2.0', method: 'm4' } }, 60_000);
+      await state.appendLog(log, { seq: 5, end: true }, 60_000);
+      await reading;
+      expect(seen).toEqual([
+        { seq: 2, message: { jsonrpc: '2.0', method: 'm2' } },
+        { seq: 3, message: { jsonrpc: '2.0', method: 'm3' } },
+        { seq: 4, message: { jsonrpc: '2.0', method: 'm4' } },
+        { seq: 5, end: true },
+      ]);
+      const unknown: unknown[] = [];
+      for await (const entry of state.readLog(`${log}-none`, 0, { signal: abort.signal, follow: true }))
+        unknown.push(entry);
+      expect(unknown).toEqual([]);
+    });
+
+    test('forwardResponse reaches the named replica', async () => {
+      const received: unknown[] = [];
+      const stop = state.onForwardedResponse((response) => received.push(response));
+      const response = {
+        sessionId: 's1',
+        message: { jsonrpc: '2.0' as const, id: `${state.replicaId}.x-1`, result: {} },
+      };
+      await state.forwardResponse(state.replicaId, response);
+      await expect.poll(() => received, { timeout: 10_000 }).toEqual([response]);
+      stop();
+    });
+  });
+}
+
+describe('Redis cluster state between two replicas', () => {
+  test('change events and subscription changes reach the other replica, not the publisher', async () => {
+    const one = createRedisClusterState({ url: testRedisUrl, keyPrefix: prefix, replicaId: 'p1' });
+    const two = createRedisClusterState({ url: testRedisUrl, keyPrefix: prefix, replicaId: 'p2' });
+    created.push(one, two);
+    await Promise.all([one.ready(), two.ready()]);
+    const atOne: unknown[] = [];
+    const atTwo: unknown[] = [];
+    one.onRemoteEvent((event) => atOne.push(event));
+    two.onRemoteEvent((event) => atTwo.push(event));
+    const subscriptions: unknown[] = [];
+    two.onRemoteSubscription((change) => subscriptions.push(change));
+    // The subscriber connects on its own: publish until the other side has heard one.
+    await expect
+      .poll(
+        () => {
+          if (atTwo.length === 0) one.publishEvent({ kind: 'tools_list_changed' });
+          return atTwo.length;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBeGreaterThan(0);
+    expect(atOne).toEqual([]);
+    await one.changeSubscription('k1', { sessionId: 's1', uri: 'test://a', subscribed: true }, 60_000);
+    await expect
+      .poll(() => subscriptions, { timeout: 10_000 })
+      .toEqual([{ sessionId: 's1', uri: 'test://a', subscribed: true }]);
+    expect(await two.subscriptionsOf('k1')).toEqual(['test://a']);
+  });
+
+  test('bad options are refused with a clear error, the URL without its password', () => {
+    expect(() => createRedisClusterState({ url: 'http://x', replicaId: 'a' })).toThrow(
+      /redis:\/\/ or rediss:\/\//,
+    );
+    expect(() => createRedisClusterState({ url: 'redis://:pw@127.0.0.1:1', replicaId: 'a b' })).toThrow(
+      /replicaId must be 1-64 letters/,
+    );
+    const state = createRedisClusterState({ url: 'redis://user:hunter2@127.0.0.1:1/0', replicaId: 'x1' });
+    created.push(state);
+    expect(state.location).toBe('redis://127.0.0.1:1/0');
+  });
+});
+
+describe('the root entry', () => {
+  test('never loads ioredis: only the redis subpath imports the Redis state', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = new URL('../src/', import.meta.url).pathname;
+    const importers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/(from|import)\s*\(?\s*'[^']*(redis-cluster-state|ioredis)/.test(readFileSync(path, 'utf8')))
+          importers.push(path.slice(root.length));
+      }
+    };
+    walk(root);
+    expect(importers.sort()).toEqual(['cluster/redis-cluster-state.ts', 'redis.ts']);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Three replicas behind a real nginx balancing round-robin without stickiness: official clients of
+ * both eras through it, a 2025 session whose requests land on every replica, and a replica that
+ * drains while calls go on (nginx fails over on the refused connect; no call is lost).
+ */
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type OwnNginx, startNginx } from './fixtures/own-nginx.js';
+import { type ReplicaSet, startReplicas } from './fixtures/replica-set.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function balanced(): Promise<{ set: ReplicaSet; nginx: OwnNginx }> {
+  const set = await startReplicas();
+  cleanups.push(() => set.close());
+  const nginx = await startNginx(set.replicas.map((replica) => new URL(replica.url).host));
+  cleanups.push(() => nginx.stop());
+  return { set, nginx };
+}
+
+const textOf = (result: unknown) =>
+  ((result as { content: Array<{ text: string }> }).content[0] as { text: string }).text;
+
+describe('behind nginx round-robin', () => {
+  test('a 2025 session (SDK v1) and a 2026-07-28 client (SDK v2) are served by every replica', async () => {
+    const { nginx } = await balanced();
+    const legacy = new V1Client({ name: 'nginx-v1', version: '1.0.0' });
+    await legacy.connect(new V1Http(new URL(nginx.url)));
+    cleanups.push(() => legacy.close());
+    const answers: string[] = [];
+    for (let call = 0; call < 12; call += 1)
+      answers.push(textOf(await legacy.callTool({ name: 'count', arguments: {} })));
+    expect(answers.map((answer) => Number(answer.split(' ')[0]))).toEqual(
+      Array.from({ length: 12 }, (_, index) => index + 1),
+    );
+    expect(new Set(answers.map((answer) => answer.split(' ')[1])).size).toBeGreaterThan(1);
+
+    const modern = new V2Client({ name: 'nginx-v2', version: '1.0.0' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    } as never);
+    await modern.connect(new V2Http(new URL(nginx.url)));
+    cleanups.push(() => modern.close());
+    for (let call = 0; call < 6; call += 1)
+      expect(textOf(await modern.callTool({ name: 'echo', arguments: { message: `n${call}` } }))).toBe(
+        `Echo: n${call}`,
+      );
+  });
+
+  test('a replica draining under load: every call is answered, later ones by the other replicas', async () => {
+    const { set, nginx } = await balanced();
+    const client = new V1Client({ name: 'nginx-drain', version: '1.0.0' });
+    await client.connect(new V1Http(new URL(nginx.url)));
+    cleanups.push(() => client.close());
+    const before = await Promise.all(
+      Array.from({ length: 6 }, () => client.callTool({ name: 'slow', arguments: { steps: 3, ms: 100 } })),
+    );
+    expect(before.every((result) => textOf(result).startsWith('done 3 on r'))).toBe(true);
+    const calls = Array.from({ length: 6 }, () =>
+      client.callTool({ name: 'slow', arguments: { steps: 3, ms: 150 } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await set.replicas[0]?.handle.drain?.();
+    const during = await Promise.all(calls);
+    expect(during.every((result) => textOf(result).startsWith('done 3 on r'))).toBe(true);
+    const after: string[] = [];
+    for (let call = 0; call < 6; call += 1)
+      after.push(textOf(await client.callTool({ name: 'count', arguments: {} })));
+    expect(after.some((answer) => answer.endsWith(' r1'))).toBe(false);
+  });
+});
