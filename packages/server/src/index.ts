@@ -43,6 +43,7 @@ export type {
   HttpServerHandle,
   HttpTransportOptions,
   RateLimitOptions,
+  ReadinessCheck,
 } from './http/http-transport-options.js';
 export type { EventStore, MemoryEventStore, StoredEvent } from './http/memory-event-store.js';
 export { createMemoryEventStore } from './http/memory-event-store.js';

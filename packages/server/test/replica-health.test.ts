@@ -88,6 +88,41 @@ describe('replica identity, health and readiness', () => {
     expect(call.headers['x-switchboard-replica']).toBe('a1');
   });
 
+  test('/ready is 503 naming a further dependency while its check fails or hangs, 200 once it passes', async () => {
+    let state: 'down' | 'hung' | 'up' = 'down';
+    const handle = await start({
+      readinessChecks: [
+        {
+          name: 'registry store',
+          check: () =>
+            state === 'up'
+              ? Promise.resolve()
+              : state === 'hung'
+                ? new Promise<void>(() => {})
+                : Promise.reject(new Error('postgres://switchboard@127.0.0.1:1/db refused the connection')),
+        },
+      ],
+    });
+    const readyUrl = handle.url.replace('/mcp', '/ready');
+    const down = await fetch(readyUrl);
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+    expect(await down.json()).toEqual({
+      status: 'unavailable',
+      replica: 'a1',
+      message: 'registry store unreachable: postgres://switchboard@127.0.0.1:1/db refused the connection',
+    });
+    state = 'hung';
+    const hung = await fetch(readyUrl);
+    expect(hung.status).toBe(503);
+    expect((await hung.json()).message).toBe('registry store unreachable: no answer within 1000 ms');
+    state = 'up';
+    expect((await fetch(readyUrl)).status).toBe(200);
+    // Liveness does not depend on it: a replica whose database is down is alive, just not ready.
+    state = 'down';
+    expect((await fetch(handle.url.replace('/mcp', '/health'))).status).toBe(200);
+  });
+
   test("without a replica id no header is sent (today's responses)", async () => {
     const handle = await serve(createEchoServer(), { transport: { type: 'http', port: 0 } });
     cleanups.push(() => handle.close());

@@ -11,6 +11,7 @@ import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { registryStoreOf } from '../registry-store-of.js';
+import { replicaFlags, replicaSetupOf } from './serve-replica-options.js';
 import { reportFailedServers } from './server-failures.js';
 
 const help = `Usage:
@@ -44,14 +45,17 @@ export const serveCommand: CliCommand = {
     skills: { type: 'string' },
     store: { type: 'string' },
     'allow-approval-tools': { type: 'boolean', default: false },
+    ...replicaFlags,
   },
   async run(context) {
     const { values } = context;
     if (context.positionals.length) throw new UsageError(`unexpected argument '${context.positionals[0]}'.`);
     const port = values.port === undefined ? 3000 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes 0–65535.');
-    if (!values.http && (values.port || values.host || values.token || values.session)) {
-      throw new UsageError('--port, --host, --token and --session need --http.');
+    const httpOnly = ['port', 'host', 'token', 'session', ...Object.keys(replicaFlags)];
+    const misplaced = httpOnly.find((flag) => values[flag] !== undefined && values[flag] !== false);
+    if (!values.http && misplaced !== undefined) {
+      throw new UsageError(`--${misplaced} needs --http (replicas, tokens and sessions are HTTP things).`);
     }
     const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
     const logger = cliLogger(context);
@@ -98,6 +102,13 @@ export const serveCommand: CliCommand = {
       allowApprovalTools: values['allow-approval-tools'] === true,
       logger,
     });
+    // A replica is ready while the database it shares answers (and Redis: the server checks that).
+    const postgres = stored?.postgres;
+    const replica = await replicaSetupOf(
+      context,
+      postgres ? [{ name: 'registry store', check: () => postgres.ping() }] : [],
+      logger,
+    );
     let handle: Awaited<ReturnType<typeof serveMcp>>;
     try {
       handle = await serveMcp(gateway, {
@@ -108,10 +119,12 @@ export const serveCommand: CliCommand = {
               ...(typeof values.host === 'string' ? { host: values.host } : {}),
               ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
               session: values.session === true,
+              ...replica.transport,
             }
           : 'stdio',
       });
     } catch (error) {
+      await replica.close();
       await gateway.close();
       await selector?.close();
       await connection.close();
@@ -121,7 +134,9 @@ export const serveCommand: CliCommand = {
     context.io.stderr.write(
       `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
         handle.url ? ` on ${handle.url}` : ' over stdio'
-      }${selector ? ' (discover_tools mode)' : ''}\n`,
+      }${selector ? ' (discover_tools mode)' : ''}${handle.replicaId ? ` as replica ${handle.replicaId}` : ''}${
+        replica.sharedStateLocation ? `, shared state in ${replica.sharedStateLocation}` : ''
+      }\n`,
     );
 
     await new Promise<void>((resolve) => {
@@ -131,7 +146,9 @@ export const serveCommand: CliCommand = {
       // A stdio gateway ends when its client closes our stdin.
       if (!values.http) process.stdin.once('end', stop);
     });
+    // close() drains: the listener closes (the balancer fails over), calls in flight finish.
     await handle.close();
+    await replica.close();
     stopFollowing?.();
     await gateway.close();
     await selector?.close();

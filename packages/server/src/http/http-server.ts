@@ -38,7 +38,7 @@ import { checkRateLimit } from './check-rate-limit.js';
 import { ExchangeSessions } from './exchange-sessions.js';
 import { failure, type HttpFailure, writeFailure, writeJson } from './http-failure.js';
 import { HttpSessions } from './http-sessions.js';
-import type { HttpServerHandle, HttpTransportOptions } from './http-transport-options.js';
+import type { HttpServerHandle, HttpTransportOptions, ReadinessCheck } from './http-transport-options.js';
 import { parseBody } from './parse-body.js';
 import { createProtectedResource, type ProtectedResource } from './protected-resource.js';
 import { readBody } from './read-body.js';
@@ -54,6 +54,27 @@ const replicaIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export { isLoopbackHost };
 
 const restPath = '/v1/tool-execute';
+/** How long `/ready` gives each further dependency: a probe must answer fast, not hang with it. */
+const readinessCheckTimeoutMs = 1_000;
+
+/** Runs a readiness check within `timeoutMs`; the failure's message, or undefined when it passed. */
+async function checkWithin(dependency: ReadinessCheck, timeoutMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      dependency.check().then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function pathnameOf(url: string | undefined): string {
   const value = url ?? '/';
@@ -72,6 +93,7 @@ class NodeHttpMcpServer {
   readonly #bearer: BearerTokenDigest[] | undefined;
   readonly #replicaId: string | undefined;
   readonly #cluster: ClusterState;
+  readonly #readinessChecks: ReadonlyArray<ReadinessCheck>;
   readonly #stopBridge: (() => void) | undefined;
   readonly #oauth: ProtectedResource | undefined;
   readonly #sessions: HttpSessions | undefined;
@@ -105,6 +127,7 @@ class NodeHttpMcpServer {
     };
     this.#bearer = options.auth?.type === 'bearer' ? bearerDigests(options.auth) : undefined;
     this.#replicaId = options.replicaId ?? options.cluster?.replicaId;
+    this.#readinessChecks = options.readinessChecks ?? [];
     if (this.#replicaId !== undefined && !replicaIdPattern.test(this.#replicaId)) {
       throw new ServerError({
         code: ServerErrorCode.ConfigInvalid,
@@ -698,6 +721,17 @@ class NodeHttpMcpServer {
           ...replica,
           message: `Shared state unreachable${this.#cluster.location !== undefined ? ` (${this.#cluster.location})` : ''}: session requests, resumption and rate-limited calls fail until it is back.`,
         },
+        { 'retry-after': '1' },
+      );
+      return;
+    }
+    for (const dependency of this.#readinessChecks) {
+      const failed = await checkWithin(dependency, readinessCheckTimeoutMs);
+      if (failed === undefined) continue;
+      writeJson(
+        response,
+        503,
+        { status: 'unavailable', ...replica, message: `${dependency.name} unreachable: ${failed}` },
         { 'retry-after': '1' },
       );
       return;

@@ -24,6 +24,14 @@ export interface RateLimitOptions {
   callsPerMinute: number;
 }
 
+/** A dependency `/ready` waits on besides the cluster state (e.g. the registry database). */
+export interface ReadinessCheck {
+  /** What is checked, for the 503 body (e.g. `registry store`). */
+  name: string;
+  /** Resolves when the dependency answers; rejects with a message safe to show (no secrets). */
+  check(): Promise<void>;
+}
+
 /** Options of the HTTP transport of `serve`. */
 export interface HttpTransportOptions {
   type: 'http';
@@ -76,6 +84,8 @@ export interface HttpTransportOptions {
   sessionMaxAgeMs?: number;
   /** Per-principal, per-tool limit on `tools/call`. @default none */
   rateLimit?: RateLimitOptions;
+  /** Further dependencies `/ready` answers 503 for while they fail (each given 1 s). @default none */
+  readinessChecks?: ReadonlyArray<ReadinessCheck>;
   /** SSE reconnection delay advertised to 2025 session clients (ms). @default 1000 */
   retryIntervalMs?: number;
   /** Session mode: sessions without a request for this long are closed (0 keeps them). @default 1800000 (30 min) */
