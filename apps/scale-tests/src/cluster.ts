@@ -4,7 +4,7 @@
  * start, and (SIGKILL, as a last resort) when the test process itself exits.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const count = options.replicas ?? 3;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const root = mkdtempSync(join(tmpdir(), 'switchboard-cluster-'));
+  // Started by root, nginx's workers run as nobody and must reach its temp folders under the root:
+  // a 0700 folder would fail every request body over 16 KiB (those go to client_body_temp).
+  chmodSync(root, 0o755);
   const configFile = join(root, 'mcp.json');
   const mcpServers = options.mcpServers ?? { echo: { command: process.execPath, args: [echoServerScript] } };
   writeFileSync(configFile, JSON.stringify({ mcpServers }, null, 2));

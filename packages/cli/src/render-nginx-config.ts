@@ -113,6 +113,8 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
 # files all lie under the prefix; -e moves the log nginx opens before it has read this file.
 # Check it: nginx -t -p ${dir} -c ${dir}/nginx.conf -e ${under('error.log')}
 # Stop it: SIGQUIT lets open streams finish, SIGTERM closes them (nginx -p ${dir} -c … -s quit).
+# Started by root, the workers run as nobody: they must be able to reach the temp folders (request
+# bodies over 16 KiB are written to client_body_temp), so keep the prefix and its parents 0755.
 
 daemon off;
 worker_processes ${workers};

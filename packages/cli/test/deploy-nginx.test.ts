@@ -4,7 +4,7 @@
  * the official SDK clients of both eras.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,6 +203,9 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
   const nginxArgs = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
 
   beforeAll(async () => {
+    // Started by root, nginx's workers run as nobody and must reach the temp folders under `dir`
+    // (request bodies over 16 KiB go to client_body_temp).
+    chmodSync(sandbox.root, 0o755);
     mkdirSync(dir, { recursive: true });
     mkdirSync(sandbox.home, { recursive: true });
     writeFileSync(
@@ -289,11 +292,29 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
     }
   });
 
+  it('passes a large request body (written to client_body_temp by nginx) and its answer', async () => {
+    const message = 'x'.repeat(300_000);
+    const modern = new ModernClient(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    try {
+      await modern.connect(new ModernTransport(new URL(nginxUrl)));
+      const result = await modern.callTool({ name: 'mcp__everything__echo', arguments: { message } });
+      expect(JSON.stringify(result.content)).toContain(message);
+    } finally {
+      await modern.close();
+    }
+  });
+
   it('keeps serving when a replica is killed: nginx moves connection failures to the others', async () => {
     const victim = replicas[2]!;
     const exited = new Promise((resolve) => victim.child.once('exit', resolve));
     victim.child.kill('SIGKILL');
     await exited;
+    // Let nginx see its idle connections to the victim close: a POST written on one in the same
+    // instant would fail rather than be re-sent (see docs/deploy.md).
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const before = accessLog().split('\n').length - 1;
     await callBothEras(nginxUrl, 15);
     const lines = accessLog().split('\n').slice(before).filter(Boolean);
