@@ -31,6 +31,11 @@ export interface ClusterOptions {
    */
   mcpServers?: Record<string, unknown>;
   /**
+   * How long nginx skips a replica that refused connections (its `fail_timeout`).
+   * @default 10
+   */
+  failTimeoutSeconds?: number;
+  /**
    * How long each process may take to start and be ready.
    * @default 30_000
    */
@@ -147,6 +152,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         dir: join(root, 'nginx'),
         port: await freePort(),
         upstreams: replicas.map((replica) => ({ host: '127.0.0.1', port: replica.port })),
+        ...(options.failTimeoutSeconds !== undefined
+          ? { failTimeoutSeconds: options.failTimeoutSeconds }
+          : {}),
         startTimeoutMs,
       },
       onSpawn,

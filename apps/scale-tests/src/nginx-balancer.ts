@@ -35,6 +35,8 @@ export interface NginxBalancerOptions {
   dir: string;
   port: number;
   upstreams: NginxAddress[];
+  /** @default 10 */
+  failTimeoutSeconds?: number;
   startTimeoutMs: number;
 }
 
@@ -53,6 +55,7 @@ export async function startNginxBalancer(
       prefix: options.dir,
       // Two workers: the round robin and the passive health state must hold across workers too.
       workerProcesses: 2,
+      ...(options.failTimeoutSeconds !== undefined ? { failTimeoutSeconds: options.failTimeoutSeconds } : {}),
     }),
   );
   const binary = nginxBinary();

@@ -31,7 +31,10 @@ export interface Replica {
   readonly process: ChildProcess;
   /** Stops it with `signal` (SIGKILL after a grace period); resolves with how it ended. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Stops it if running, then starts it again on the same port and waits until it is ready. */
+  /**
+   * Stops it if running, then starts it again on the same port and waits until it is ready. nginx
+   * sends it requests again once its passive health check lets it (`failTimeoutSeconds`).
+   */
   restart(): Promise<void>;
   /** The last 64 KiB of its stderr, for failure messages. */
   output(): string;
