@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { type NginxBalancer, startNginxBalancer } from './nginx-balancer.js';
 import { isRunning, stopProcess } from './process-control.js';
 import { type Replica, startReplica } from './replica.js';
@@ -108,6 +108,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   try {
     const bin = cliBin();
+    const ports = await freePorts(count + 1);
     const starting: Array<Promise<Replica>> = [];
     for (let index = 0; index < count; index++) {
       const id = `r${index}`;
@@ -121,7 +122,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         startReplica(
           {
             id,
-            port: await freePort(),
+            port: ports[index]!,
             bin,
             configFile,
             serveArgs,
@@ -150,7 +151,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     nginx = await startNginxBalancer(
       {
         dir: join(root, 'nginx'),
-        port: await freePort(),
+        port: ports[count]!,
         upstreams: replicas.map((replica) => ({ host: '127.0.0.1', port: replica.port })),
         ...(options.failTimeoutSeconds !== undefined
           ? { failTimeoutSeconds: options.failTimeoutSeconds }

@@ -97,21 +97,22 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
   // Under the prefix: absolute when we know it, else relative (nginx resolves those against `-p`).
   const under = (name: string) =>
     options.prefix === undefined ? name : `${options.prefix.replace(/\/+$/, '')}/${name}`;
-  const dir = options.prefix ?? 'DIR';
+  const dir = options.prefix?.replace(/\/+$/, '') ?? 'DIR';
   const servers = options.upstreams.map(
     (upstream) =>
-      `    server ${formatNginxAddress(upstream)} max_fails=${maxFails} fail_timeout=${failTimeout}s;`,
+      `        server ${formatNginxAddress(upstream)} max_fails=${maxFails} fail_timeout=${failTimeout}s;`,
   );
 
-  return `# nginx in front of ${options.upstreams.length} Switchboard replicas — written by \`switchboard deploy nginx\`.
+  const count = options.upstreams.length;
+  return `# nginx in front of ${count} Switchboard ${count === 1 ? 'replica' : 'replicas'} — written by \`switchboard deploy nginx\`.
 #
 # Run it as a local process (no root needed for a port above 1023):
 #   mkdir -p ${dir} && switchboard deploy nginx … > ${dir}/nginx.conf
-#   nginx -p ${dir} -c ${dir}/nginx.conf -e ${under('error.log')}
+#   nginx -p ${dir} -c ${dir}/nginx.conf -e ${dir}/error.log
 # \`daemon off\` is set below, so nginx stays in the foreground as the caller's child (do not pass
 # -g 'daemon off;' as well: nginx refuses a duplicate directive). The pid file, the logs and the temp
 # files all lie under the prefix; -e moves the log nginx opens before it has read this file.
-# Check it: nginx -t -p ${dir} -c ${dir}/nginx.conf -e ${under('error.log')}
+# Check it: nginx -t -p ${dir} -c ${dir}/nginx.conf -e ${dir}/error.log
 # Stop it: SIGQUIT lets open streams finish, SIGTERM closes them (nginx -p ${dir} -c … -s quit).
 # Started by root, the workers run as nobody: they must be able to reach the temp folders (request
 # bodies over 16 KiB are written to client_body_temp), so keep the prefix and its parents 0755.
@@ -188,7 +189,7 @@ ${servers.join('\n')}
             # Server-sent events (POST answers with progress, GET streams) pass as they are written.
             proxy_buffering off;
             proxy_cache off;
-            # A stream may stay quiet for long; the replicas send their own keep-alives.
+            # A stream may stay quiet for long: a GET stream waiting for notifications, a slow tool.
             proxy_read_timeout 1h;
             proxy_send_timeout 1h;
             # For a proxy in front of this one (another nginx, an ingress): do not buffer either.

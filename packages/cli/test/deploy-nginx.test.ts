@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConfig } from '../src/index.js';
 import { createSandbox, serverScript } from './run-cli-helper.js';
@@ -256,13 +257,19 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
     expect(check.stderr).toContain('test is successful');
   });
 
-  /** `count` calls of `get-sum` through `url` by each SDK era; returns their results. */
+  /**
+   * `count` calls of `get-sum` through `url` by each SDK era; returns their results. The clients
+   * answer roots/list: server-everything asks for roots 350 ms after its initialize, and the gateway
+   * passes that request to the client of a call in flight, which a client without roots would fail.
+   */
   async function callBothEras(url: string, count: number): Promise<unknown[]> {
     const modern = new ModernClient(
       { name: 'sdk-v2', version: '2.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { roots: {} } },
     );
-    const legacy = new LegacyClient({ name: 'sdk-v1', version: '1.0.0' });
+    modern.setRequestHandler('roots/list', () => ({ roots: [] }));
+    const legacy = new LegacyClient({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { roots: {} } });
+    legacy.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
     try {
       await modern.connect(new ModernTransport(new URL(url)));
       await legacy.connect(new LegacyTransport(new URL(url)));
@@ -296,8 +303,9 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
     const message = 'x'.repeat(300_000);
     const modern = new ModernClient(
       { name: 'sdk-v2', version: '2.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { roots: {} } },
     );
+    modern.setRequestHandler('roots/list', () => ({ roots: [] }));
     try {
       await modern.connect(new ModernTransport(new URL(nginxUrl)));
       const result = await modern.callTool({ name: 'mcp__everything__echo', arguments: { message } });
