@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The README's two quick-start commands (`npm run demo`, `npm test`) land here. A fresh machine has
 // only Node 20 and npm, so this script brings the pinned pnpm through npx, installs the workspace,
-// and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, and the
-// test suite twice: on this Node and on Node 24).
+// and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, the services
+// the tests stand on, the test suite twice — on this Node and on Node 24 — and the scale tests once).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -42,10 +42,36 @@ run('build', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 run('typecheck', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
 
 /**
- * One run of the whole vitest suite under `node` (a binary path); returns its counts. The JSON
- * reporter gives exact numbers; its file is per run so the two runs cannot read each other's.
+ * Redis and PostgreSQL started (nginx installed) by scripts/services.sh, and the URLs it prints
+ * (SWITCHBOARD_TEST_REDIS_URL, …) put into the tests' environment. CI runs as root, so a failure
+ * here is a real one: stop with what went wrong rather than run suites that would fail later.
  */
-function runSuite(title, node) {
+function startServices() {
+  const script = join(root, 'scripts', 'services.sh');
+  console.log('\n▶ services (Redis, PostgreSQL, nginx)');
+  const started = spawnSync('bash', [script, 'start'], { cwd: root, env, stdio: 'inherit' });
+  if (started.status !== 0) {
+    console.error(
+      `✖ services failed (exit ${started.status ?? started.signal}): scripts/services.sh start installs ` +
+        'nginx, Redis and PostgreSQL (root or sudo needed) and starts them on loopback; see its messages above.',
+    );
+    process.exit(started.status || 1);
+  }
+  const printed = spawnSync('bash', [script, 'env'], { cwd: root, env, encoding: 'utf8' });
+  for (const line of printed.stdout.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0 && env[line.slice(0, at)] === undefined) env[line.slice(0, at)] = line.slice(at + 1);
+  }
+}
+
+startServices();
+
+/**
+ * One vitest run under `node` (a binary path) — by default the whole suite from the root; returns
+ * its counts. The JSON reporter gives exact numbers; its file is per run so runs cannot read each
+ * other's. `options.cwd` and `options.args` run another suite (the scale tests' own config).
+ */
+function runSuite(title, node, options = {}) {
   const report = join(root, `.vitest-report-${title.replace(/\W+/g, '-')}.json`);
   rmSync(report, { force: true });
   console.log(`\n▶ tests on ${title}`);
@@ -56,11 +82,12 @@ function runSuite(title, node) {
     [
       join(root, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
+      ...(options.args ?? []),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
     ],
-    { cwd: root, env: suiteEnv, stdio: 'inherit' },
+    { cwd: options.cwd ?? root, env: suiteEnv, stdio: 'inherit' },
   );
   let passed = 0;
   let failed = 0;
@@ -76,6 +103,14 @@ function runSuite(title, node) {
 // Node 20 (the machine's) first, then Node 24 from the npm registry: users run 22 and 24, and
 // Node 20 reached end of life in April 2026. SWITCHBOARD_SKIP_NODE24=1 skips the second run locally.
 const runs = [runSuite(`Node ${process.versions.node}`, process.execPath)];
+// The scale tests once, on this Node: `pnpm test:scale`'s command (replicas behind nginx), with the
+// JSON reporter for the counts.
+runs.push(
+  runSuite(`scale tests, Node ${process.versions.node}`, process.execPath, {
+    cwd: join(root, 'apps', 'scale-tests'),
+    args: ['--config', 'vitest.scale.config.ts'],
+  }),
+);
 if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
   const node24 = ensureNode24();
   console.log('\n▶ native addons for Node 24');

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import { authCommand } from './auth-command.js';
 import { callCommand } from './call-command.js';
+import { deployCommand } from './deploy-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { selectCommand } from './select-command.js';
@@ -16,6 +17,7 @@ export const commands: CliCommand[] = [
   callCommand,
   selectCommand,
   serveCommand,
+  deployCommand,
   doctorCommand,
   inspectCommand,
   authCommand,

@@ -1,0 +1,332 @@
+/**
+ * `switchboard deploy nginx`: the rendered config read as text, the command's usage errors, and the
+ * file run by the real nginx in front of three real `switchboard serve --http` replicas, called by
+ * the official SDK clients of both eras.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderNginxConfig } from '../src/index.js';
+import { createSandbox, serverScript } from './run-cli-helper.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const nginxBin = [process.env.SWITCHBOARD_NGINX, '/usr/sbin/nginx'].find(
+  (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
+);
+const sandbox = createSandbox();
+
+afterAll(() => sandbox.cleanup());
+
+describe('renderNginxConfig', () => {
+  const config = renderNginxConfig({
+    listen: { host: '127.0.0.1', port: 8080 },
+    upstreams: [
+      { host: '127.0.0.1', port: 3001 },
+      { host: '127.0.0.1', port: 3002 },
+      { host: '[::1]', port: 3003 },
+    ],
+    prefix: '/srv/switchboard/nginx',
+  });
+  const directives = config
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
+
+  it('balances round robin over every replica, each with a passive health check', () => {
+    expect(directives).toContain('server 127.0.0.1:3001 max_fails=3 fail_timeout=10s;');
+    expect(directives).toContain('server 127.0.0.1:3002 max_fails=3 fail_timeout=10s;');
+    expect(directives).toContain('server [::1]:3003 max_fails=3 fail_timeout=10s;');
+    expect(directives.join('\n')).not.toMatch(/\b(ip_hash|hash|sticky|least_conn|random)\b/);
+  });
+
+  it('keeps HTTP/1.1 connections to the replicas and streams unbuffered', () => {
+    for (const directive of [
+      'keepalive 32;',
+      'proxy_http_version 1.1;',
+      'proxy_set_header Connection "";',
+      'proxy_buffering off;',
+      'proxy_cache off;',
+      'add_header X-Accel-Buffering no always;',
+      'proxy_read_timeout 1h;',
+      'underscores_in_headers on;',
+    ]) {
+      expect(directives).toContain(directive);
+    }
+  });
+
+  it('moves to another replica only on connection errors, never re-sending a POST', () => {
+    expect(directives).toContain('proxy_next_upstream error timeout;');
+    expect(directives.join('\n')).not.toContain('non_idempotent');
+    expect(directives.join('\n')).not.toMatch(/proxy_next_upstream .*http_5\d\d/);
+    expect(config).toMatch(/# .*non_idempotent/);
+  });
+
+  it('writes pid, logs and temp files under the prefix, and logs the upstream address', () => {
+    expect(directives).toContain('daemon off;');
+    expect(directives).toContain('pid /srv/switchboard/nginx/nginx.pid;');
+    expect(directives).toContain('error_log /srv/switchboard/nginx/error.log warn;');
+    expect(directives).toContain('access_log /srv/switchboard/nginx/access.log switchboard;');
+    for (const line of directives.filter((directive) => directive.includes('_temp_path'))) {
+      expect(line).toMatch(/ \/srv\/switchboard\/nginx\/\w+_temp;$/);
+    }
+    expect(config).toContain('upstream=$upstream_addr');
+  });
+
+  it('refuses values that would change the config instead of filling it in', () => {
+    const base = { listen: { host: '127.0.0.1', port: 8080 }, upstreams: [{ host: '127.0.0.1', port: 1 }] };
+    expect(() => renderNginxConfig({ ...base, upstreams: [] })).toThrow(/no upstreams/);
+    expect(() => renderNginxConfig({ ...base, path: '/mcp; return 200' })).toThrow(/path/);
+    expect(() => renderNginxConfig({ ...base, listen: { host: 'a', port: 0 } })).toThrow(/1-65535/);
+    expect(() => renderNginxConfig({ ...base, prefix: 'relative' })).toThrow(/absolute/);
+  });
+});
+
+describe('switchboard deploy nginx (usage)', () => {
+  it('prints the config for the flags given', async () => {
+    const run = await sandbox.run([
+      'deploy',
+      'nginx',
+      '--listen',
+      '0.0.0.0:8443',
+      '--upstream',
+      '10.0.0.5:3000',
+      '--upstream',
+      'replica-2.internal:3000',
+      '--path',
+      '/gateway/mcp',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('listen 0.0.0.0:8443;');
+    expect(run.stdout).toContain('server 10.0.0.5:3000 max_fails=3');
+    expect(run.stdout).toContain('server replica-2.internal:3000 max_fails=3');
+    expect(run.stdout).toContain('location = /gateway/mcp {');
+    expect(run.stdout).toContain('pid nginx.pid;');
+  });
+
+  it.each([
+    [['deploy'], /deploy needs a target: nginx/],
+    [['deploy', 'apache'], /unknown deploy target 'apache'/],
+    [['deploy', 'nginx', '--upstream', '127.0.0.1:3001'], /--listen is required/],
+    [['deploy', 'nginx', '--listen', '8080'], /--upstream is required/],
+    [
+      ['deploy', 'nginx', '--listen', '80800', '--upstream', '127.0.0.1:3001'],
+      /--listen '80800'.*1 to 65535/,
+    ],
+    [['deploy', 'nginx', '--listen', '8080', '--upstream', '3001'], /--upstream takes HOST:PORT.*'3001'/],
+    [['deploy', 'nginx', '--listen', '8080', '--upstream', 'a b:3001'], /--upstream 'a b:3001'.*not a host/],
+    [['deploy', 'nginx', '--listen', '8080', '--upstream', 'h:0'], /--upstream 'h:0'.*1 to 65535/],
+    [['deploy', 'nginx', '--listen', '8080', '--upstream', 'h:1', '--path', 'mcp'], /--path 'mcp'/],
+  ])('%j: a usage error naming the flag, exit 2', async (argv, message) => {
+    const run = await sandbox.run(argv);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves with the URL `switchboard serve --http --port 0` prints once it listens. */
+function servedUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s: ${seen}`)), 30_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /on (http:\/\/\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code}) before listening: ${seen}`));
+    });
+  });
+}
+
+/** Polls `url` until it answers 200: bounded to `attempts` tries 100 ms apart. */
+async function waitForOk(url: string, attempts = 100): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${attempts * 100} ms`);
+}
+
+/** Stops `child`: SIGTERM, then SIGKILL after 5 s; resolves once it has exited. */
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The replica that served each logged request: the last address when nginx moved on. */
+function servedBy(accessLog: string): string[] {
+  return [...accessLog.matchAll(/upstream=(\S+(?:, \S+)*) upstream_status=/g)].map(
+    (match) => match[1]!.split(', ').at(-1)!,
+  );
+}
+
+// In CI the services script installs nginx first; elsewhere a machine without it skips these.
+describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real nginx', () => {
+  const dir = join(sandbox.root, 'nginx');
+  const configFile = join(sandbox.root, 'mcp.json');
+  const replicas: Array<{ child: ChildProcess; url: string; address: string }> = [];
+  let nginx: ChildProcess | undefined;
+  let nginxUrl = '';
+  const accessLog = () => readFileSync(join(dir, 'access.log'), 'utf8');
+  const nginxArgs = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
+
+  beforeAll(async () => {
+    // Started by root, nginx's workers run as nobody and must reach the temp folders under `dir`
+    // (request bodies over 16 KiB go to client_body_temp).
+    chmodSync(sandbox.root, 0o755);
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(sandbox.home, { recursive: true });
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+        },
+      }),
+    );
+    for (let index = 0; index < 3; index++) {
+      const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
+        env: { ...sandbox.env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      replicas.push({ child, url: '', address: '' });
+    }
+    for (const replica of replicas) {
+      replica.url = await servedUrl(replica.child);
+      replica.address = new URL(replica.url).host;
+    }
+    const port = await freePort();
+    nginxUrl = `http://127.0.0.1:${port}/mcp`;
+    const run = await sandbox.run([
+      'deploy',
+      'nginx',
+      '--listen',
+      String(port),
+      '--prefix',
+      dir,
+      ...replicas.flatMap((replica) => ['--upstream', replica.address]),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    writeFileSync(join(dir, 'nginx.conf'), run.stdout);
+    nginx = spawn(nginxBin ?? 'nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    await waitForOk(`http://127.0.0.1:${port}/health`);
+    // server-everything asks its client (the gateway) for roots 350 ms after initialize, and the
+    // gateway hands that request to the downstream client of a call in flight: a call then would
+    // fail for want of the roots capability, or, answered, come back with a requestState that only
+    // the replica which sealed it can open. Calls start once every replica is past that point.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  });
+
+  afterAll(async () => {
+    // nginx first, and by SIGTERM: its master stops the workers (a SIGKILLed master leaves them).
+    await stopProcess(nginx);
+    await Promise.all(replicas.map((replica) => stopProcess(replica.child)));
+  });
+
+  it('nginx -t accepts the generated file', () => {
+    const check = spawnSync(nginxBin ?? 'nginx', ['-t', ...nginxArgs], { encoding: 'utf8' });
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stderr).toContain('test is successful');
+  });
+
+  /** `count` calls of `get-sum` through `url` by each SDK era; returns their results. */
+  async function callBothEras(url: string, count: number): Promise<unknown[]> {
+    const modern = new ModernClient(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const legacy = new LegacyClient({ name: 'sdk-v1', version: '1.0.0' });
+    try {
+      await modern.connect(new ModernTransport(new URL(url)));
+      await legacy.connect(new LegacyTransport(new URL(url)));
+      expect(modern.getProtocolEra()).toBe('modern');
+      const results: unknown[] = [];
+      for (let index = 0; index < count; index++) {
+        const args = { name: 'mcp__everything__get-sum', arguments: { a: index, b: 1 } };
+        const viaModern = await modern.callTool(args);
+        const viaLegacy = await legacy.callTool(args);
+        expect(JSON.stringify(viaModern.content)).toContain(String(index + 1));
+        expect(viaLegacy.content).toEqual(viaModern.content);
+        results.push(viaModern.content, viaLegacy.content);
+      }
+      return results;
+    } finally {
+      await Promise.allSettled([modern.close(), legacy.close()]);
+    }
+  }
+
+  it('serves calls of both SDK eras through nginx, spread over all three replicas', async () => {
+    const before = servedBy(accessLog()).length;
+    const viaNginx = await callBothEras(nginxUrl, 15);
+    expect(viaNginx).toEqual(await callBothEras(replicas[0]!.url, 15));
+    const served = servedBy(accessLog()).slice(before);
+    for (const replica of replicas) {
+      expect(served, `requests served by ${replica.address}`).toContain(replica.address);
+    }
+  });
+
+  it('passes a large request body (written to client_body_temp by nginx) and its answer', async () => {
+    const message = 'x'.repeat(300_000);
+    const modern = new ModernClient(
+      { name: 'sdk-v2', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    try {
+      await modern.connect(new ModernTransport(new URL(nginxUrl)));
+      const result = await modern.callTool({ name: 'mcp__everything__echo', arguments: { message } });
+      expect(JSON.stringify(result.content)).toContain(message);
+    } finally {
+      await modern.close();
+    }
+  });
+
+  it('keeps serving when a replica is killed: nginx moves connection failures to the others', async () => {
+    const victim = replicas[2]!;
+    const exited = new Promise((resolve) => victim.child.once('exit', resolve));
+    victim.child.kill('SIGKILL');
+    await exited;
+    // Let nginx see its idle connections to the victim close: a POST written on one in the same
+    // instant would fail rather than be re-sent (see docs/deploy.md).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = accessLog().split('\n').length - 1;
+    await callBothEras(nginxUrl, 15);
+    const lines = accessLog().split('\n').slice(before).filter(Boolean);
+    // Every request after the kill was answered by a live replica...
+    expect(servedBy(lines.join('\n')).filter((address) => address === victim.address)).toEqual([]);
+    expect(lines.every((line) => !/" 50[234] /.test(line))).toBe(true);
+    // ...and the ones nginx first tried on the dead replica show both addresses.
+    expect(lines.some((line) => line.includes(`upstream=${victim.address}, `))).toBe(true);
+  });
+});
