@@ -23,6 +23,11 @@ export interface ClusterOptions {
    * @default []
    */
   serveArgs?: string[] | ((replica: { index: number; id: string }) => string[]);
+  /**
+   * Node arguments that replace `switchboard serve` for each replica (a test's own server script);
+   * `serveArgs` and `mcpServers` are then unused.
+   */
+  replicaArgv?: (replica: { index: number; id: string; port: number }) => string[];
   /** Added to the replicas' environment (over the defaults: a home of their own, no store, silent logs). */
   env?: Record<string, string | undefined>;
   /**
@@ -126,6 +131,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             bin,
             configFile,
             serveArgs,
+            ...(options.replicaArgv ? { argv: options.replicaArgv({ index, id, port: ports[index]! }) } : {}),
             env: {
               ...process.env,
               HOME: home,

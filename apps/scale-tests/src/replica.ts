@@ -16,6 +16,11 @@ export interface ReplicaOptions {
   configFile: string;
   /** Extra `serve` arguments (`--redis URL`, `--session-key-file F`, `--replica-id r0`, …). */
   serveArgs: string[];
+  /**
+   * Node arguments replacing `switchboard serve` altogether (a script of the tests' own built on
+   * `@switchboard/server`, for a tool with state of its own); the port is theirs to pass.
+   */
+  argv?: string[];
   env: Record<string, string | undefined>;
   /** How long start and readiness may take. */
   startTimeoutMs: number;
@@ -51,7 +56,7 @@ export async function startReplica(options: ReplicaOptions, onSpawn: (child: Chi
   const launch = async () => {
     child = spawn(
       process.execPath,
-      [
+      options.argv ?? [
         options.bin,
         'serve',
         '--http',

@@ -149,10 +149,12 @@ http {
         # the zone shares that verdict (and the turn) among the workers.
         zone ${upstreamName}_upstreams 64k;
 ${servers.join('\n')}
-        # Idle HTTP/1.1 connections kept open per worker, closed before the replicas' own 65 s
-        # keep-alive timeout so that nginx never writes a request on a socket a replica is closing.
+        # Idle HTTP/1.1 connections kept open per worker. nginx closes them itself, well before the
+        # replicas' own 65 s keep-alive timeout and within their drain timeout (10 s): a replica that
+        # drains waits for nginx to close its idle connections rather than closing them itself,
+        # since a POST written on a socket the replica is closing would be lost (never re-sent).
         keepalive ${keepalive};
-        keepalive_timeout 60s;
+        keepalive_timeout 4s;
     }
 
     server {

@@ -136,6 +136,9 @@ export async function replicaSetupOf(
     ...(callsPerMinute !== undefined ? { rateLimit: { callsPerMinute } } : {}),
     ...(idleSeconds !== undefined ? { sessionIdleTimeoutMs: idleSeconds * 1000 } : {}),
     ...(drainSeconds !== undefined ? { drainTimeoutMs: drainSeconds * 1000 } : {}),
+    // A replica sits behind a balancer that reuses connections: on SIGTERM it lets the balancer
+    // close its idle ones (no request lost in that race) instead of closing them itself.
+    ...(replicaId !== undefined || cluster !== undefined ? { drainWaitsForIdleClose: true } : {}),
     ...(readiness.length > 0 ? { readinessChecks: readiness } : {}),
   };
   return {

@@ -11,7 +11,7 @@ import {
   type Server as NodeHttpServer,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
 import { bridgeServerEvents } from '../cluster/bridge-server-events.js';
 import type { ClusterState } from '../cluster/cluster-state.js';
@@ -103,6 +103,8 @@ class NodeHttpMcpServer {
   #inFlight = 0;
   /** Responses of calls in flight: a drain tells those not yet started to close their connections. */
   readonly #open = new Set<ServerResponse>();
+  /** Every open connection, for a drain that waits until clients closed theirs. */
+  readonly #sockets = new Set<Socket>();
   /** Draining or closed: not ready, `Connection: close` on every response. */
   #closing = false;
   #drained: (() => void) | undefined;
@@ -173,6 +175,12 @@ class NodeHttpMcpServer {
     this.#stopBridge = this.#cluster.shared ? bridgeServerEvents(server.bus, this.#cluster) : undefined;
     this.#http = createServer((request, response) => this.#accept(request, response));
     this.#http.keepAliveTimeout = 65_000;
+    if (options.drainWaitsForIdleClose === true) {
+      this.#http.on('connection', (socket: Socket) => {
+        this.#sockets.add(socket);
+        socket.once('close', () => this.#sockets.delete(socket));
+      });
+    }
   }
 
   /** Starts listening. */
@@ -758,11 +766,18 @@ class NodeHttpMcpServer {
   /** Stops accepting, waits for calls in flight (bounded), closes idle keep-alive connections. */
   #drain(): Promise<void> {
     this.#draining ??= (async () => {
+      const startedAt = Date.now();
       this.#closing = true;
       this.#drainSignal.abort();
       for (const response of this.#open) if (!response.headersSent) response.shouldKeepAlive = false;
       // Closing the listener makes a balancer's next connect fail over at once.
-      this.#listenerClosed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+      this.#listenerClosed = new Promise<void>((resolve) => {
+        // http.Server#close also closes idle keep-alive connections (Node ≥ 19), which is the very
+        // race a balancer-facing drain avoids; net.Server#close only stops accepting.
+        if (this.#options.drainWaitsForIdleClose === true)
+          NetServer.prototype.close.call(this.#http, () => resolve());
+        else this.#http.close(() => resolve());
+      });
       this.#http.closeIdleConnections();
       if (this.#inFlight > 0) {
         let timer: NodeJS.Timeout | undefined;
@@ -777,9 +792,26 @@ class NodeHttpMcpServer {
         ]);
         clearTimeout(timer);
       }
+      if (this.#options.drainWaitsForIdleClose === true) {
+        this.#sessions?.endStandaloneStreams();
+        await this.#clientsClosed(startedAt + (this.#options.drainTimeoutMs ?? 10_000));
+      }
       this.#http.closeIdleConnections();
     })();
     return this.#draining;
+  }
+
+  /** Resolves once every connection was closed by its client, or at `deadline` (epoch ms). */
+  async #clientsClosed(deadline: number): Promise<void> {
+    // Polled: a close event per socket would need a listener per connection for this rare wait.
+    while (this.#sockets.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25).unref());
+    }
+    if (this.#sockets.size > 0) {
+      this.#server.logger.warn(
+        `drain: ${this.#sockets.size} connection(s) still open at the drain timeout (${this.#inFlight} call(s) in flight); closing them`,
+      );
+    }
   }
 
   async #close(): Promise<void> {

@@ -185,6 +185,12 @@ export class HttpSession implements SessionOutlet {
     return { ok: true };
   }
 
+  /** Ends the standalone GET stream (a drain): the client opens it again, on another replica. */
+  endStandaloneStream(): void {
+    this.#standalone?.end();
+    this.#standalone = undefined;
+  }
+
   /** Ends every stream (the session ended). */
   close(): void {
     for (const tail of this.#tails) tail.abort();

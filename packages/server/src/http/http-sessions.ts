@@ -154,6 +154,11 @@ export class HttpSessions {
     return isPromiseLike(found) ? found.then(end) : end(found);
   }
 
+  /** Ends the standalone GET streams of every session, keeping the sessions (a drain). */
+  endStandaloneStreams(): void {
+    for (const session of this.#sessions.values()) session.endStandaloneStream();
+  }
+
   /** Ends every session (shutdown). */
   close(): void {
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);

@@ -61,8 +61,17 @@ export interface HttpTransportOptions {
   maxBodyBytes?: number;
   /** Serve `POST /v1/tool-execute` (`{tool, input}` → result) for callers that do not speak MCP. @default false */
   restEndpoint?: boolean;
-  /** How long `drain()` and `close()` wait for calls in flight. @default 10000 */
+  /** How long `drain()` and `close()` wait for calls in flight (and idle connections, below). @default 10000 */
   drainTimeoutMs?: number;
+  /**
+   * On drain, leave idle keep-alive connections for the client to close (within `drainTimeoutMs`)
+   * instead of closing them at once. Behind a balancer that reuses connections (nginx `keepalive`),
+   * a server closing an idle connection races the balancer sending a request on it, and a POST lost
+   * that way is not re-sent: only the client closing its own idle connection is free of that race.
+   * Keep the balancer's idle timeout (nginx `keepalive_timeout`) below `drainTimeoutMs`. 2025 GET
+   * streams are ended so their clients reopen them elsewhere. @default false
+   */
+  drainWaitsForIdleClose?: boolean;
   /**
    * This replica's id, sent as `x-switchboard-replica` on every response and in `/health`, and
    * named in the ids of server→client requests. Letters, digits, `_`, `-`. @default the cluster's, else none
