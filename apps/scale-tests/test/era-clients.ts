@@ -38,7 +38,12 @@ function outcomeOf(result: {
 }
 
 /** Connects a client of `era` to the MCP endpoint `url`. */
-export async function connectEraClient(era: Era, url: string): Promise<EraClient> {
+export async function connectEraClient(
+  era: Era,
+  url: string,
+  options: { timeoutMs?: number } = {},
+): Promise<EraClient> {
+  const request = options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined;
   if (era === 'sdk-v2 2026-07-28') {
     const client = new ModernClient(
       { name: 'scale-sdk-v2', version: '1.0.0' },
@@ -48,7 +53,7 @@ export async function connectEraClient(era: Era, url: string): Promise<EraClient
     if (client.getProtocolEra() !== 'modern') throw new Error(`${url}: SDK v2 did not negotiate 2026-07-28`);
     return {
       era,
-      callTool: async (name, args) => outcomeOf(await client.callTool({ name, arguments: args })),
+      callTool: async (name, args) => outcomeOf(await client.callTool({ name, arguments: args }, request)),
       close: () => client.close(),
     };
   }
@@ -57,7 +62,7 @@ export async function connectEraClient(era: Era, url: string): Promise<EraClient
   return {
     era,
     callTool: async (name, args) =>
-      outcomeOf((await client.callTool({ name, arguments: args })) as CallOutcome),
+      outcomeOf((await client.callTool({ name, arguments: args }, undefined, request)) as CallOutcome),
     close: () => client.close(),
   };
 }

@@ -41,6 +41,8 @@ export interface LoadOptions {
   maxMs?: number;
   /** Pause between a worker's calls. @default 2 */
   pauseMs?: number;
+  /** Each call's request timeout in the client. @default the SDK's (60 s) */
+  callTimeoutMs?: number;
 }
 
 /** A running load; `stop()` ends every loop and resolves with every call made. */
@@ -52,7 +54,15 @@ export interface Load {
 /** Connects one client per worker, then runs the loops in the background. */
 export async function startLoad(options: LoadOptions): Promise<Load> {
   const clients: EraClient[] = [];
-  for (const era of options.workers) clients.push(await connectEraClient(era, options.url));
+  for (const era of options.workers) {
+    clients.push(
+      await connectEraClient(
+        era,
+        options.url,
+        options.callTimeoutMs !== undefined ? { timeoutMs: options.callTimeoutMs } : {},
+      ),
+    );
+  }
   const records: CallRecord[] = [];
   const maxCalls = options.maxCallsPerWorker ?? 5_000;
   const deadline = performance.now() + (options.maxMs ?? 120_000);
