@@ -3,7 +3,7 @@
  * Redis (a key prefix of their own) and one set of session keys, each with a replica id, over the
  * echo upstream and the work upstream (slow, record, grow).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ export interface ReplicaClusterOptions extends Omit<ClusterOptions, 'serveArgs' 
   extraArgs?: string[];
   /** @default the services' Redis */
   redisUrl?: string;
+  /** Bearer tokens with their principals (`--tokens-file`). @default none: no auth */
+  tokens?: Array<{ principal: string; token: string }>;
 }
 
 /** Starts the replica cluster. */
@@ -37,7 +39,13 @@ export async function startReplicaCluster(options: ReplicaClusterOptions = {}): 
   const redis = redisPrefix(url);
   const keyFile = writeKeyFile(join(dir, 'session-keys'), [newKey()]);
   const recordFile = join(dir, 'records.txt');
-  const { extraArgs = [], redisUrl: _ignored, ...clusterOptions } = options;
+  const { extraArgs = [], redisUrl: _ignored, tokens, ...clusterOptions } = options;
+  const tokenArgs: string[] = [];
+  if (tokens !== undefined) {
+    const tokensFile = join(dir, 'tokens');
+    writeFileSync(tokensFile, tokens.map(({ principal, token }) => `${principal} ${token}`).join('\n'));
+    tokenArgs.push('--tokens-file', tokensFile);
+  }
   const cluster = await startCluster({
     replicas: 3,
     ...clusterOptions,
@@ -57,6 +65,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions = {}): 
       id,
       // `record` is destructive: the gateway hides such tools unless told they may be served.
       '--allow-approval-tools',
+      ...tokenArgs,
       ...extraArgs,
     ],
   });
