@@ -20,6 +20,8 @@ export function redisPrefix(url = redisUrl): {
 } {
   const prefix = `scale-${randomBytes(4).toString('hex')}:`;
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  // A scenario may stop this Redis on purpose: the inspector reconnects quietly.
+  redis.on('error', () => {});
   const keys = async () => {
     const found: string[] = [];
     let cursor = '0';
