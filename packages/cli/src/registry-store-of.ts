@@ -9,6 +9,7 @@ import { createPostgresStore, type PostgresRegistryStore } from '@switchboard/cl
 import { createSqliteStore } from '@switchboard/client/sqlite-store';
 import type { RegistryStore } from '@switchboard/core';
 import type { CommandContext } from './cli-command.js';
+import { UsageError } from './cli-error.js';
 import { homeOf } from './cli-home.js';
 
 /** The registry store commands record to and read from: `--store`, `SWITCHBOARD_STORE`, or the default file. */
@@ -21,6 +22,24 @@ export function storePathOf(context: CommandContext): string {
 /** A store URL rather than a file path. */
 export function isPostgresLocation(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/**
+ * A `postgres://` URL split into what `pg` connects with and the schema the store's tables live in
+ * (`?schema=NAME`, a Switchboard parameter `pg` would not know): replicas of one deployment share a
+ * schema, and separate deployments (or tests) can share a database without sharing tables.
+ */
+export function postgresTargetOf(location: string): { connectionString: string; schema?: string } {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    // The location may hold a password: the message shows its shape, not its text.
+    throw new UsageError('--store: not a valid URL; use postgres://user:password@host:5432/database[?schema=NAME].');
+  }
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  return { connectionString: url.href, ...(schema !== null && schema !== '' ? { schema } : {}) };
 }
 
 /** The store of `location` (a path or a `postgres://` URL). */
@@ -41,7 +60,7 @@ export function registryStoreOf(context: CommandContext): CliStore {
   if (!isPostgresLocation(location)) return { store: createSqliteStore({ path: location }) };
   const key = context.io.env.SWITCHBOARD_STORE_KEY;
   const postgres = createPostgresStore({
-    connectionString: location,
+    ...postgresTargetOf(location),
     ...(key !== undefined && key !== '' ? { encryptionKey: key } : {}),
     // Replicas hear of each other's catalogue changes through LISTEN/NOTIFY; the catch-up read
     // covers a notification lost while the feed reconnected.

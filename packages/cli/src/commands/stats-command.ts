@@ -5,7 +5,7 @@ import type { CliCommand } from '../cli-command.js';
 import { ExitCode } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
 import { printJson } from '../cli-session.js';
-import { isPostgresLocation, storePathOf } from '../registry-store-of.js';
+import { isPostgresLocation, postgresTargetOf, storePathOf } from '../registry-store-of.js';
 
 const help = `Usage:
   switchboard stats [server...] [--store FILE|postgres://…] [--json]
@@ -26,7 +26,7 @@ export async function readUsage(
 ): Promise<{ location: string; servers: StoredServer[]; tools: ToolUsage[] }> {
   if (isPostgresLocation(location)) {
     const { openPostgresStore } = await import('@switchboard/client/postgres-store');
-    const store = await openPostgresStore({ connectionString: location });
+    const store = await openPostgresStore(postgresTargetOf(location));
     try {
       // The store's own location names the database without its password.
       return { location: store.location, servers: await store.listServers(), tools: await store.listUsage() };
