@@ -35,7 +35,9 @@ export function postgresTargetOf(location: string): { connectionString: string; 
     url = new URL(location);
   } catch {
     // The location may hold a password: the message shows its shape, not its text.
-    throw new UsageError('--store: not a valid URL; use postgres://user:password@host:5432/database[?schema=NAME].');
+    throw new UsageError(
+      '--store: not a valid URL; use postgres://user:password@host:5432/database[?schema=NAME].',
+    );
   }
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
