@@ -76,7 +76,7 @@ describe('multi-round calls across replicas', () => {
     client.setRequestHandler('elicitation/create', async (request) => {
       const message = String((request.params as { message?: unknown }).message);
       asked.push(message);
-      return message === 'Your name?' ? accept({ name: 'Ada' }) : accept({ colour: 'green' });
+      return (message === 'Your name?' ? accept({ name: 'Ada' }) : accept({ colour: 'green' })) as never;
     });
     await client.connect(
       new V2Http(new URL(urlOf(set, 0)), {
