@@ -115,7 +115,9 @@ describe('replica identity, health and readiness', () => {
     state = 'hung';
     const hung = await fetch(readyUrl);
     expect(hung.status).toBe(503);
-    expect(((await hung.json()) as { message: string }).message).toBe('registry store unreachable: no answer within 1000 ms');
+    expect(((await hung.json()) as { message: string }).message).toBe(
+      'registry store unreachable: no answer within 1000 ms',
+    );
     state = 'up';
     expect((await fetch(readyUrl)).status).toBe(200);
     // Liveness does not depend on it: a replica whose database is down is alive, just not ready.
