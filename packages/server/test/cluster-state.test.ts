@@ -98,7 +98,7 @@ for (const [name, make] of implementations) {
     });
 
     test('forwardRequest: the named replica answers, its partials arrive first and in order', async () => {
-      const stop = state.onForwardedRequest(async (payload, partial, from) => {
+      const stop = state.onForwardedRequest(async (payload, { partial, from }) => {
         for (let step = 1; step <= 3; step++) partial({ step });
         return { got: payload, from };
       });

@@ -168,6 +168,41 @@ describe('multi-round calls across replicas', () => {
     expect(third.body.result).toMatchObject({ content: [{ text: 'Kim likes blue (asked by r1)' }] });
   });
 
+  test('the client closing a relayed retry cancels the resumed run on the owner', async () => {
+    const set = await replicas({ count: 2 });
+    const args = { workMs: 10_000 };
+    const first = await round(urlOf(set, 0), undefined, undefined, args);
+    const second = await round(urlOf(set, 1), first, { elicitation_1: accept({ name: 'Kim' }) }, args);
+    const closing = new AbortController();
+    const retry = fetch(urlOf(set, 1), {
+      method: 'POST',
+      signal: closing.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'ask_twice',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'ask_twice',
+          arguments: args,
+          requestState: second.body.result?.requestState,
+          inputResponses: { elicitation_2: accept({ colour: 'blue' }) },
+          _meta: envelope(caps),
+        },
+      }),
+    }).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    closing.abort();
+    expect(await retry).toBeInstanceOf(Error);
+    await expect.poll(() => set.redis.get(`${set.prefix}test:cancelled`), { timeout: 5_000 }).toBe('r1');
+  });
+
   test('the owner closed between rounds: a clear error naming it, at once, telling the client to start again', async () => {
     const set = await replicas({ count: 2 });
     const first = await round(urlOf(set, 0));
@@ -308,7 +343,7 @@ describe('the pieces', () => {
   test('the memory cluster state relays to its own replica only', async () => {
     const state = createMemoryClusterState({ replicaId: 'solo' });
     const partials: unknown[] = [];
-    const stop = state.onForwardedRequest(async (payload, partial, from) => {
+    const stop = state.onForwardedRequest(async (payload, { partial, from }) => {
       partial({ step: 1 });
       return { echoed: payload, from };
     });

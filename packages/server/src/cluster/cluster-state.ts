@@ -20,15 +20,23 @@ export interface ForwardedResponse {
   message: JSONRPCResponse;
 }
 
+/** What a {@link ForwardedRequestHandler} gets besides the payload. */
+export interface ForwardedRequestContext {
+  /** The replica that relayed it. */
+  from: string;
+  /** Sends a JSON value back before the answer (progress of the relayed call), in order. */
+  partial(value: unknown): void;
+  /** Aborted when the sender gave up (its client went away). */
+  signal: AbortSignal;
+}
+
 /**
- * Answers a request relayed to this replica (`forwardRequest` of another one). `payload` is the
- * JSON value the sender passed; `partial` sends a JSON value back before the answer (progress of
- * the relayed call), in order. The returned value (JSON) is the sender's answer.
+ * Answers a request relayed to this replica (`forwardRequest` of another one): `payload` is the
+ * JSON value the sender passed; the returned value (JSON) is the sender's answer.
  */
 export type ForwardedRequestHandler = (
   payload: unknown,
-  partial: (value: unknown) => void,
-  from: string,
+  context: ForwardedRequestContext,
 ) => Promise<unknown>;
 
 /** Options of {@link ClusterState.forwardRequest}. */
@@ -40,6 +48,8 @@ export interface ForwardRequestOptions {
   timeoutMs: number;
   /** Receives the target's partial values, in order. */
   onPartial?: (value: unknown) => void;
+  /** Gives up: the target's handler sees its `signal` aborted, the relay rejects. */
+  signal?: AbortSignal;
 }
 
 /** A 2025 session subscribed to a resource, or unsubscribed, on some replica. */

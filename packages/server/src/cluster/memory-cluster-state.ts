@@ -120,7 +120,7 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
       forwarded.add(listener);
       return () => forwarded.delete(listener);
     },
-    async forwardRequest(target, payload, { onPartial }) {
+    async forwardRequest(target, payload, { onPartial, signal }) {
       const handler = target === replicaId ? requestHandler : undefined;
       if (handler === undefined) {
         throw new ServerError({
@@ -131,7 +131,13 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
       }
       // A JSON round trip, as over a real backend: the handler never shares objects with the caller.
       const copy = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-      return copy(await handler(copy(payload), (value) => onPartial?.(copy(value)), replicaId));
+      return copy(
+        await handler(copy(payload), {
+          from: replicaId,
+          partial: (value) => onPartial?.(copy(value)),
+          signal: signal ?? new AbortController().signal,
+        }),
+      );
     },
     onForwardedRequest(handler) {
       requestHandler = handler;

@@ -29,7 +29,7 @@ import type {
 /** What travels on a replica channel for a relayed request (besides forwarded responses). */
 type RelayMessage =
   | { relay: 'request'; id: string; from: string; timeoutMs: number; payload: unknown }
-  | { relay: 'ack' | 'alive'; id: string }
+  | { relay: 'ack' | 'alive' | 'cancel'; id: string }
   | { relay: 'partial'; id: string; value: unknown }
   | { relay: 'reply'; id: string; value?: unknown; error?: string };
 
@@ -115,8 +115,8 @@ class RedisState implements RedisClusterState {
   readonly #subscriptionListeners = new Set<(change: SubscriptionChange) => void>();
   readonly #tails = new Set<Redis>();
   readonly #relays = new Map<string, PendingRelay>();
-  /** Keep-alive timers of relayed requests this replica is answering. */
-  readonly #answering = new Set<NodeJS.Timeout>();
+  /** Relayed requests this replica is answering: their keep-alive timers and cancellation. */
+  readonly #answering = new Map<string, { keepAlive: NodeJS.Timeout; abort: AbortController }>();
   #requestHandler: ForwardedRequestHandler | undefined;
   #publishFailing = false;
   #down = false;
@@ -337,9 +337,16 @@ class RedisState implements RedisClusterState {
     const timeoutMs = Math.max(1, options.timeoutMs);
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const target = `${this.#prefix}replica:${replicaId}`;
+      const cancel = () => {
+        const message: RelayMessage = { relay: 'cancel', id };
+        this.#run(() => this.#commands.publish(target, JSON.stringify(message))).catch(() => {});
+        settle({ error: new Error(`The relay to replica ${replicaId} was cancelled.`) });
+      };
       const settle = (outcome: { value: unknown } | { error: Error }) => {
         if (!this.#relays.delete(id)) return;
         clearTimeout(timer);
+        options.signal?.removeEventListener('abort', cancel);
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.value);
       };
@@ -360,10 +367,10 @@ class RedisState implements RedisClusterState {
         settle,
       });
       arm('acknowledgement');
+      if (options.signal?.aborted) return cancel();
+      options.signal?.addEventListener('abort', cancel, { once: true });
       const request: RelayMessage = { relay: 'request', id, from: this.replicaId, timeoutMs, payload };
-      this.#run(() =>
-        this.#commands.publish(`${this.#prefix}replica:${replicaId}`, JSON.stringify(request)),
-      ).then(
+      this.#run(() => this.#commands.publish(target, JSON.stringify(request))).then(
         (receivers) => {
           if (receivers === 0)
             settle({ error: this.#unreachable(replicaId, 'no replica by that id is connected to Redis') });
@@ -384,7 +391,10 @@ class RedisState implements RedisClusterState {
     this.#closed = true;
     for (const relay of this.#relays.values())
       relay.settle({ error: new Error('The cluster state was closed.') });
-    for (const timer of this.#answering) clearInterval(timer);
+    for (const { keepAlive, abort } of this.#answering.values()) {
+      clearInterval(keepAlive);
+      abort.abort(new Error('The cluster state was closed.'));
+    }
     this.#answering.clear();
     for (const tail of this.#tails) tail.disconnect();
     this.#tails.clear();
@@ -421,6 +431,10 @@ class RedisState implements RedisClusterState {
 
   /** A relay message on this replica's channel: a request to answer, or news of one we sent. */
   #relayed(message: RelayMessage): void {
+    if (message.relay === 'cancel') {
+      this.#answering.get(message.id)?.abort.abort(new Error('The sender cancelled the relayed request.'));
+      return;
+    }
     if (message.relay !== 'request') {
       const pending = this.#relays.get(message.id);
       if (pending === undefined) return;
@@ -455,10 +469,15 @@ class RedisState implements RedisClusterState {
       Math.max(50, Math.floor(Number(message.timeoutMs) / 3) || 1000),
     );
     keepAlive.unref();
-    this.#answering.add(keepAlive);
+    const abort = new AbortController();
+    this.#answering.set(id, { keepAlive, abort });
     let answer: Promise<unknown>;
     try {
-      answer = handler(message.payload, (value) => send({ relay: 'partial', id, value }), from);
+      answer = handler(message.payload, {
+        from,
+        partial: (value) => send({ relay: 'partial', id, value }),
+        signal: abort.signal,
+      });
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -470,7 +489,7 @@ class RedisState implements RedisClusterState {
       )
       .finally(() => {
         clearInterval(keepAlive);
-        this.#answering.delete(keepAlive);
+        this.#answering.delete(id);
       });
   }
 

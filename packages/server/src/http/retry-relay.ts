@@ -4,7 +4,7 @@
  * balancer sends elsewhere is relayed whole, through the cluster state, to the owner, which serves
  * it as if it had arrived there; its answer (input-required again, the result, or an error) comes
  * back unchanged, and the resumed call's notifications are written to the client's SSE stream as
- * they arrive. An owner that is gone or silent is answered with SUSPENDED_CALL_UNREACHABLE
+ * they arrive; the client closing the retry cancels the run there. An owner that is gone or silent is answered with SUSPENDED_CALL_UNREACHABLE
  * (-32602: start the call again); a shared state that does not answer, with the usual 503.
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
@@ -74,12 +74,16 @@ export function relayRetryTo(options: RetryRelayOptions): RequestHandling {
       try {
         reply = await options.cluster.forwardRequest(options.owner, payload, {
           timeoutMs: options.timeoutMs,
+          // The client closing the retry cancels the resumed run on the owner.
+          signal: request.abort.signal,
           onPartial: (value) => {
             if (isObject(value) && typeof value.method === 'string')
               request.channel.notify(value as unknown as JSONRPCNotification);
           },
         });
       } catch (error) {
+        // Cancelled: no answer (the spec: none to a cancelled request).
+        if (request.abort.aborted) return undefined;
         // The shared state itself is down: the same fast 503 as every shared-state path.
         if (ServerError.isServerError(error) && error.code === ServerErrorCode.ClusterUnavailable)
           throw error;
@@ -121,9 +125,13 @@ export function answerRelayedRetries(
   dispatcher: RequestDispatcher,
   replicaId: string,
 ): () => void {
-  return cluster.onForwardedRequest(async (payload, partial) => {
+  return cluster.onForwardedRequest(async (payload, { partial, signal }) => {
     if (!isRelayedRetry(payload)) throw new Error('not a relayed retry this replica can read');
     const { message } = payload;
+    const abort = new CallAbort();
+    const cancel = () => abort.abort('The client closed the relayed retry.');
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
     const request: InboundRequest = {
       id: message.id,
       method: message.method,
@@ -133,7 +141,7 @@ export function answerRelayedRetries(
       envelope: readRequestEnvelope(message.params),
       ...(payload.auth !== undefined ? { auth: payload.auth } : {}),
       replicaId,
-      abort: new CallAbort(),
+      abort,
       channel: {
         notify: (notification) => {
           if (payload.notify) partial(notification);
