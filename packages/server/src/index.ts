@@ -17,6 +17,7 @@ export { localToolServer } from './catalog/tool-catalog.js';
 export type {
   ClusterLogEntry,
   ClusterState,
+  ForwardedRequestContext,
   ForwardedRequestHandler,
   ForwardedResponse,
   ForwardRequestOptions,
