@@ -17,9 +17,13 @@ export { localToolServer } from './catalog/tool-catalog.js';
 export type {
   ClusterLogEntry,
   ClusterState,
+  ForwardedRequestContext,
+  ForwardedRequestHandler,
   ForwardedResponse,
+  ForwardRequestOptions,
   ReadLogOptions,
 } from './cluster/cluster-state.js';
+export { deriveRequestStateKey } from './cluster/derive-request-state-key.js';
 export { loadSessionKeys, parseSessionKeys } from './cluster/load-session-keys.js';
 export type { MemoryClusterStateOptions } from './cluster/memory-cluster-state.js';
 export { createMemoryClusterState } from './cluster/memory-cluster-state.js';

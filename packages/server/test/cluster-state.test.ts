@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type ClusterState, createMemoryClusterState } from '../src/index.js';
+import { type ClusterState, createMemoryClusterState, ServerErrorCode } from '../src/index.js';
 import { createRedisClusterState } from '../src/redis.js';
 import { testRedisUrl } from './fixtures/replica-set.js';
 
@@ -96,8 +96,73 @@ for (const [name, make] of implementations) {
       await expect.poll(() => received, { timeout: 10_000 }).toEqual([response]);
       stop();
     });
+
+    test('forwardRequest: the named replica answers, its partials arrive first and in order', async () => {
+      const stop = state.onForwardedRequest(async (payload, { partial, from }) => {
+        for (let step = 1; step <= 3; step++) partial({ step });
+        return { got: payload, from };
+      });
+      let partials: unknown[] = [];
+      // Redis: the subscriber connects on its own; relay until it listens.
+      const relay = () => {
+        partials = [];
+        return state
+          .forwardRequest(
+            state.replicaId,
+            { question: 42 },
+            { timeoutMs: 5_000, onPartial: (value) => partials.push(value) },
+          )
+          .catch(() => undefined);
+      };
+      await expect.poll(relay, { timeout: 10_000 }).toEqual({ got: { question: 42 }, from: state.replicaId });
+      expect(partials).toEqual([{ step: 1 }, { step: 2 }, { step: 3 }]);
+      stop();
+    });
+
+    test('forwardRequest to a replica nobody runs fails at once with REPLICA_UNREACHABLE', async () => {
+      const started = performance.now();
+      await expect(state.forwardRequest('nobody', {}, { timeoutMs: 30_000 })).rejects.toMatchObject({
+        code: ServerErrorCode.ReplicaUnreachable,
+        message: expect.stringContaining('nobody'),
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+    });
   });
 }
+
+describe('Redis relayed requests between two replicas', () => {
+  test('concurrent relays are told apart; a failing handler and a missing one are refused with the reason', async () => {
+    const one = createRedisClusterState({ url: testRedisUrl, keyPrefix: prefix, replicaId: 'q1' });
+    const two = createRedisClusterState({ url: testRedisUrl, keyPrefix: prefix, replicaId: 'q2' });
+    created.push(one, two);
+    await Promise.all([one.ready(), two.ready()]);
+    const stop = two.onForwardedRequest(async (payload) => {
+      const { n } = payload as { n: number };
+      if (n < 0) throw new Error('negative');
+      await new Promise((resolve) => setTimeout(resolve, 50 - n));
+      return n * 2;
+    });
+    // The subscribers connect on their own: relay until the first one gets through.
+    await expect
+      .poll(() => one.forwardRequest('q2', { n: 0 }, { timeoutMs: 1_000 }).catch(() => -1), {
+        timeout: 10_000,
+      })
+      .toBe(0);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => one.forwardRequest('q2', { n }, { timeoutMs: 5_000 })),
+    );
+    expect(answers).toEqual([2, 4, 6, 8, 10]);
+    await expect(one.forwardRequest('q2', { n: -1 }, { timeoutMs: 5_000 })).rejects.toMatchObject({
+      code: ServerErrorCode.ReplicaUnreachable,
+      message: expect.stringContaining('negative'),
+    });
+    stop();
+    await expect(one.forwardRequest('q2', { n: 1 }, { timeoutMs: 5_000 })).rejects.toMatchObject({
+      code: ServerErrorCode.ReplicaUnreachable,
+      message: expect.stringContaining('serves no relayed requests'),
+    });
+  });
+});
 
 describe('Redis cluster state between two replicas', () => {
   test('change events and subscription changes reach the other replica, not the publisher', async () => {

@@ -1,7 +1,8 @@
 /**
  * Three replicas behind a real nginx balancing round-robin without stickiness: official clients of
  * both eras through it, a 2025 session whose requests land on every replica, and a replica that
- * drains while calls go on (nginx fails over on the refused connect; no call is lost).
+ * drains while calls go on (nginx fails over on the refused connect; no call is lost), and
+ * 2026-07-28 multi-round calls whose retries nginx spreads over the replicas (relayed to the owner).
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -49,6 +50,43 @@ describe('behind nginx round-robin', () => {
       expect(textOf(await modern.callTool({ name: 'echo', arguments: { message: `n${call}` } }))).toBe(
         `Echo: n${call}`,
       );
+  });
+
+  test('2026-07-28 multi-round calls through nginx: every retry reaches the parked run, whichever replica nginx picks', async () => {
+    const { nginx } = await balanced();
+    const client = new V2Client({ name: 'nginx-mrtr', version: '1.0.0' }, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      capabilities: { elicitation: {} },
+    } as never);
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const message = String((request.params as { message?: unknown }).message);
+      return (
+        message === 'Your name?'
+          ? { action: 'accept', content: { name: 'Ada' } }
+          : { action: 'accept', content: { colour: 'plum' } }
+      ) as never;
+    });
+    // Which replica answered each retry (nginx passes x-switchboard-replica through).
+    const retriesAt: string[] = [];
+    const recording = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('"requestState"'))
+        retriesAt.push(response.headers.get('x-switchboard-replica') ?? '?');
+      return response;
+    }) as typeof fetch;
+    await client.connect(new V2Http(new URL(nginx.url), { fetch: recording }));
+    cleanups.push(() => client.close());
+    const owners: string[] = [];
+    for (let call = 0; call < 4; call += 1) {
+      const text = textOf(await client.callTool({ name: 'ask_twice', arguments: {} }));
+      expect(text).toMatch(/^Ada likes plum \(asked by r\d\)$/);
+      owners.push(text.slice(-3, -1));
+    }
+    // Each call's two retries were answered through replicas other than the one running it.
+    expect(retriesAt).toHaveLength(8);
+    expect(
+      retriesAt.filter((replica, index) => replica !== owners[Math.floor(index / 2)]).length,
+    ).toBeGreaterThan(0);
   });
 
   test('a replica draining under load: every call is answered, later ones by the other replicas', async () => {

@@ -1,7 +1,8 @@
 /**
  * `ClusterState` (v1): what the replicas of one HTTP server share so that any replica answers any
  * request — session revocation, the event log of resumable SSE streams, change events, responses
- * to server→client requests of another replica, and rate-limit counters. The built-in default
+ * to server→client requests of another replica, requests relayed to the replica that holds what
+ * they need (the parked run of a multi-round call), and rate-limit counters. The built-in default
  * (`createMemoryClusterState`) keeps it in the process, which is today's single-process behaviour;
  * `@switchboard/server/redis` shares it over Redis. Implementations reject with a `ServerError` of
  * code `CLUSTER_UNAVAILABLE` when their backend cannot be reached, so callers fail fast with 503.
@@ -17,6 +18,38 @@ export type ClusterLogEntry =
 export interface ForwardedResponse {
   sessionId: string;
   message: JSONRPCResponse;
+}
+
+/** What a {@link ForwardedRequestHandler} gets besides the payload. */
+export interface ForwardedRequestContext {
+  /** The replica that relayed it. */
+  from: string;
+  /** Sends a JSON value back before the answer (progress of the relayed call), in order. */
+  partial(value: unknown): void;
+  /** Aborted when the sender gave up (its client went away). */
+  signal: AbortSignal;
+}
+
+/**
+ * Answers a request relayed to this replica (`forwardRequest` of another one): `payload` is the
+ * JSON value the sender passed; the returned value (JSON) is the sender's answer.
+ */
+export type ForwardedRequestHandler = (
+  payload: unknown,
+  context: ForwardedRequestContext,
+) => Promise<unknown>;
+
+/** Options of {@link ClusterState.forwardRequest}. */
+export interface ForwardRequestOptions {
+  /**
+   * How long the target may stay silent: no acknowledgement within it after sending, or no sign of
+   * life (a partial or a keep-alive) within it while the call runs, fails the relay.
+   */
+  timeoutMs: number;
+  /** Receives the target's partial values, in order. */
+  onPartial?: (value: unknown) => void;
+  /** Gives up: the target's handler sees its `signal` aborted, the relay rejects. */
+  signal?: AbortSignal;
 }
 
 /** A 2025 session subscribed to a resource, or unsubscribed, on some replica. */
@@ -68,6 +101,14 @@ export interface ClusterState {
   forwardResponse(replicaId: string, response: ForwardedResponse): Promise<void>;
   /** Runs `listener` for responses forwarded to this replica; returns the unsubscribe. */
   onForwardedResponse(listener: (response: ForwardedResponse) => void): () => void;
+  /**
+   * Relays `payload` (JSON) to the replica `replicaId` and resolves with its handler's answer.
+   * Rejects with `REPLICA_UNREACHABLE` when no replica by that id listens, or it stays silent
+   * for `timeoutMs`, and with `CLUSTER_UNAVAILABLE` when the backend does not answer.
+   */
+  forwardRequest(replicaId: string, payload: unknown, options: ForwardRequestOptions): Promise<unknown>;
+  /** Installs the handler of requests relayed to this replica (one at a time); returns the uninstall. */
+  onForwardedRequest(handler: ForwardedRequestHandler): () => void;
   /** Records a 2025 session's resource subscription (or its end) and tells the other replicas. */
   changeSubscription(sessionKey: string, change: SubscriptionChange, ttlMs: number): Promise<void>;
   /** The URIs a 2025 session subscribed to (read when a replica re-creates the session). */

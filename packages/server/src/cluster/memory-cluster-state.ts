@@ -1,10 +1,17 @@
 /**
  * The built-in `ClusterState`: everything in this process. One replica behaves exactly as a
  * server without a cluster: revocations, logs and counters live here and expire here; change
- * events and forwarded responses have no other replica to reach.
+ * events, forwarded responses and relayed requests have no other replica to reach (a request
+ * relayed to this replica's own id is answered here).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClusterLogEntry, ClusterState, ForwardedResponse } from './cluster-state.js';
+import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import type {
+  ClusterLogEntry,
+  ClusterState,
+  ForwardedRequestHandler,
+  ForwardedResponse,
+} from './cluster-state.js';
 
 /** Options of {@link createMemoryClusterState}. */
 export interface MemoryClusterStateOptions {
@@ -30,6 +37,7 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
   const logs = new Map<string, Expiring<ClusterLogEntry[]>>();
   const waiters = new Map<string, Set<() => void>>();
   const forwarded = new Set<(response: ForwardedResponse) => void>();
+  let requestHandler: ForwardedRequestHandler | undefined;
   const replicaId = options.replicaId ?? randomUUID().slice(0, 8);
   return {
     specificationVersion: 'v1',
@@ -111,6 +119,31 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
     onForwardedResponse(listener) {
       forwarded.add(listener);
       return () => forwarded.delete(listener);
+    },
+    async forwardRequest(target, payload, { onPartial, signal }) {
+      const handler = target === replicaId ? requestHandler : undefined;
+      if (handler === undefined) {
+        throw new ServerError({
+          code: ServerErrorCode.ReplicaUnreachable,
+          message: `Replica ${target} is not reachable: this cluster state is in-process (createMemoryClusterState), so it reaches only replica ${replicaId}${target === replicaId ? ', which has no handler installed' : ''}.`,
+          context: { replica: target },
+        });
+      }
+      // A JSON round trip, as over a real backend: the handler never shares objects with the caller.
+      const copy = (value: unknown) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+      return copy(
+        await handler(copy(payload), {
+          from: replicaId,
+          partial: (value) => onPartial?.(copy(value)),
+          signal: signal ?? new AbortController().signal,
+        }),
+      );
+    },
+    onForwardedRequest(handler) {
+      requestHandler = handler;
+      return () => {
+        if (requestHandler === handler) requestHandler = undefined;
+      };
     },
     async close() {
       revoked.clear();

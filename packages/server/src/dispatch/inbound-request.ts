@@ -45,4 +45,9 @@ export interface InboundRequest {
   /** Cancellation of this request (client cancellation, a closed HTTP exchange, shutdown). */
   readonly abort: CallAbort;
   readonly auth?: RequestAuth;
+  /**
+   * The replica serving the request (HTTP with a replica id): a run it parks names it in the
+   * sealed `requestState`, so a retry that lands on another replica is relayed here.
+   */
+  readonly replicaId?: string;
 }

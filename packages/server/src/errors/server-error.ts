@@ -22,6 +22,8 @@ export const ServerErrorCode = {
   RequestStateInvalid: 'REQUEST_STATE_INVALID',
   /** A retry names a suspended call this process no longer holds (expired, restarted, another instance). */
   SuspendedCallGone: 'SUSPENDED_CALL_GONE',
+  /** A retry names a suspended call parked on another replica, which did not answer (gone, or silent past the timeout). */
+  SuspendedCallUnreachable: 'SUSPENDED_CALL_UNREACHABLE',
   /** A tool asked the client for input where no channel to it exists (2025 stateless HTTP, REST, `callTool`). */
   ClientInputUnavailable: 'CLIENT_INPUT_UNAVAILABLE',
   /** The request needs a client capability the client did not declare. */
@@ -40,6 +42,8 @@ export const ServerErrorCode = {
   RateLimited: 'RATE_LIMITED',
   /** The shared replica state (`ClusterState`, e.g. Redis) the request needs did not answer. */
   ClusterUnavailable: 'CLUSTER_UNAVAILABLE',
+  /** `ClusterState.forwardRequest`: no replica by that id listens, or it stayed silent past the timeout. */
+  ReplicaUnreachable: 'REPLICA_UNREACHABLE',
   /** A bad option passed to a factory of this package. */
   ConfigInvalid: 'CONFIG_INVALID',
 } as const;
@@ -58,6 +62,8 @@ export const serverErrorWire: Readonly<
   METHOD_NOT_FOUND: { rpcCode: JsonRpcErrorCode.MethodNotFound, httpStatus: 404 },
   REQUEST_STATE_INVALID: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 400 },
   SUSPENDED_CALL_GONE: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 400 },
+  // Like a call that is gone: the requestState the client holds is spent, it starts over.
+  SUSPENDED_CALL_UNREACHABLE: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 400 },
   CLIENT_INPUT_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.InvalidRequest, httpStatus: 400 },
   MISSING_CLIENT_CAPABILITY: { rpcCode: JsonRpcErrorCode.MissingRequiredClientCapability, httpStatus: 400 },
   TASK_NOT_FOUND: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 404 },
@@ -67,6 +73,7 @@ export const serverErrorWire: Readonly<
   CANCELLED: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 499 },
   RATE_LIMITED: { rpcCode: JsonRpcErrorCode.RateLimited, httpStatus: 429 },
   CLUSTER_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.ClusterUnavailable, httpStatus: 503 },
+  REPLICA_UNREACHABLE: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },
   CONFIG_INVALID: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 500 },
 };
 

@@ -43,7 +43,8 @@ import { parseBody } from './parse-body.js';
 import { createProtectedResource, type ProtectedResource } from './protected-resource.js';
 import { readBody } from './read-body.js';
 import { parseRestCall, refuseRestBody, serveRestCall } from './rest-endpoint.js';
-import { serveStatelessBatch, serveStatelessRequest } from './stateless-exchange.js';
+import { answerRelayedRetries, relayRetryTo } from './retry-relay.js';
+import { type ExchangeOptions, serveStatelessBatch, serveStatelessRequest } from './stateless-exchange.js';
 import { paramHeaderDeclarations, validateParamHeaders } from './validate-param-headers.js';
 import { validateStandardHeaders } from './validate-standard-headers.js';
 
@@ -99,6 +100,9 @@ class NodeHttpMcpServer {
   readonly #sessions: HttpSessions | undefined;
   readonly #exchanges: ExchangeSessions;
   readonly #stopExchangeForwarding: (() => void) | undefined;
+  /** The id parked runs name (the cluster's, where a replica id is configured). */
+  readonly #relayId: string | undefined;
+  readonly #stopRetryRelay: (() => void) | undefined;
   readonly #http: NodeHttpServer;
   #inFlight = 0;
   /** Responses of calls in flight: a drain tells those not yet started to close their connections. */
@@ -171,6 +175,12 @@ class NodeHttpMcpServer {
             if (sessionId === '') this.#exchanges.resolve(message as never);
           })
         : undefined;
+    // Retries of multi-round calls parked here may arrive at any replica: they are relayed here.
+    this.#relayId = this.#replicaId !== undefined ? this.#cluster.replicaId : undefined;
+    this.#stopRetryRelay =
+      this.#relayId !== undefined
+        ? answerRelayedRetries(this.#cluster, server.dispatcher, this.#relayId)
+        : undefined;
     // Change events cross replicas only when the state is shared; one process needs no bridge.
     this.#stopBridge = this.#cluster.shared ? bridgeServerEvents(server.bus, this.#cluster) : undefined;
     this.#http = createServer((request, response) => this.#accept(request, response));
@@ -198,6 +208,7 @@ class NodeHttpMcpServer {
       // Not serving after all: nothing may stay subscribed to the bus or the cluster state.
       this.#stopBridge?.();
       this.#stopExchangeForwarding?.();
+      this.#stopRetryRelay?.();
       this.#sessions?.close();
       throw error;
     }
@@ -496,16 +507,45 @@ class NodeHttpMcpServer {
       }
     }
     const serve = () =>
-      serveStatelessRequest(this.#server.dispatcher, message, response, {
+      this.#serveModern(message, response, {
         era: 'modern',
         envelope,
         sse,
         drain: this.#drainSignal.signal,
         ...(auth !== undefined ? { auth } : {}),
+        ...(this.#relayId !== undefined ? { replicaId: this.#relayId } : {}),
       });
     return this.#options.rateLimit === undefined
       ? serve()
       : this.#withinRateLimit(response, [message], auth, serve);
+  }
+
+  /** Serves a modern request here, or relays a retry whose parked run another replica holds. */
+  #serveModern(
+    message: JSONRPCRequest,
+    response: ServerResponse,
+    options: ExchangeOptions,
+  ): Promise<void> | undefined {
+    const requestState =
+      message.method === 'tools/call'
+        ? (message.params as { requestState?: unknown } | undefined)?.requestState
+        : undefined;
+    if (requestState === undefined)
+      return serveStatelessRequest(this.#server.dispatcher, message, response, options);
+    return this.#server.seal.ownerOf(requestState, 'tools/call').then((owner) => {
+      const handling =
+        owner === undefined || owner.replica === this.#cluster.replicaId
+          ? this.#server.dispatcher
+          : relayRetryTo({
+              cluster: this.#cluster,
+              owner: owner.replica,
+              tool: owner.target,
+              timeoutMs: this.#options.retryRelayTimeoutMs ?? 5_000,
+              sse: options.sse,
+              ...(options.auth !== undefined ? { auth: options.auth } : {}),
+            });
+      return serveStatelessRequest(handling, message, response, options);
+    });
   }
 
   /** Runs `next` unless a `tools/call` among `requests` is over the rate limit (then 429). */
@@ -819,6 +859,7 @@ class NodeHttpMcpServer {
     this.#stopped = Promise.resolve();
     this.#stopBridge?.();
     this.#stopExchangeForwarding?.();
+    this.#stopRetryRelay?.();
     this.#sessions?.close();
     this.#http.closeAllConnections();
     await this.#listenerClosed;

@@ -89,6 +89,13 @@ export interface HttpTransportOptions {
    * seals, all open. @default none: random ids known to this process only
    */
   sessionKeys?: ReadonlyArray<Uint8Array>;
+  /**
+   * Relaying a 2026-07-28 multi-round retry to the replica holding its parked run: how long that
+   * replica may stay silent (no acknowledgement, no keep-alive) before the client is told to start
+   * the call again. Relaying needs a replica id and one `requestState` key on every replica.
+   * @default 5000
+   */
+  retryRelayTimeoutMs?: number;
   /** Longest life of a sealed session id, idle or not (its revocation is kept this long). @default 86400000 (24 h) */
   sessionMaxAgeMs?: number;
   /** Per-principal, per-tool limit on `tools/call`. @default none */

@@ -2,18 +2,21 @@
  * One request served without a session (2026-07-28, and 2025 when sessions are off): dispatch,
  * then answer as JSON, or as SSE when the client accepts it and the call has notifications to
  * stream (the stream opens with the first one, so a quick answer keeps its HTTP status). The
- * exchange closing early cancels the call.
+ * exchange closing early cancels the call. A dispatch that rejects with a `ServerError` (a retry
+ * relayed to another replica while the shared state is down) is answered with its table's status.
  */
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { InboundRequest, RequestAuth } from '../dispatch/inbound-request.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
+import { ServerError } from '../errors/server-error.js';
+import { toWireError } from '../errors/to-wire-error.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import { CallAbort } from '../tools/call-abort.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import type { ExchangeSessions } from './exchange-sessions.js';
-import { writeJson } from './http-failure.js';
+import { failureOf, writeFailure, writeJson } from './http-failure.js';
 import { httpStatusOf } from './http-status.js';
 import { SseStream, sseEvent } from './sse-stream.js';
 
@@ -28,14 +31,19 @@ export interface ExchangeOptions {
   exchanges?: ExchangeSessions;
   /** Aborted when the server drains: streams that never end on their own (`subscriptions/listen`) end then. */
   drain?: AbortSignal;
+  /** This replica's id, where one is configured (parked runs name it; see `InboundRequest.replicaId`). */
+  replicaId?: string;
 }
+
+/** What serves a request: the server's dispatcher, or a relay to another replica. */
+export type RequestHandling = Pick<RequestDispatcher, 'dispatch'>;
 
 /** Methods that only make sense as a stream. */
 const streamingMethods = new Set(['subscriptions/listen']);
 
 /** Serves one stateless request; settles when it was answered. */
 export function serveStatelessRequest(
-  dispatcher: RequestDispatcher,
+  dispatcher: RequestHandling,
   message: JSONRPCRequest,
   response: ServerResponse,
   options: ExchangeOptions,
@@ -60,6 +68,7 @@ export function serveStatelessRequest(
     ...(options.envelope !== undefined ? { envelope: options.envelope } : {}),
     ...(options.auth !== undefined ? { auth: options.auth } : {}),
     ...(session !== undefined ? { session } : {}),
+    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
     abort,
     channel: {
       notify: (notification) => {
@@ -105,7 +114,13 @@ export function serveStatelessRequest(
     write(answer);
     return undefined;
   }
-  return answer.then(write);
+  return answer.then(write, (error: unknown) => {
+    if (!ServerError.isServerError(error)) throw error;
+    if (session !== undefined) options.exchanges?.release(session);
+    // Before any event, HTTP says it (503 with Retry-After); on an open stream, the stream's answer does.
+    if (stream === undefined) writeFailure(response, failureOf(error, message.id));
+    else stream.end({ jsonrpc: '2.0', id: message.id, error: toWireError(error) });
+  });
 }
 
 /** Serves a 2025 batch statelessly: every request in parallel, one array (or stream) of answers. */

@@ -142,6 +142,8 @@ export interface McpServer {
   readonly bus: ServerEventBus;
   /** The one request path: transports hand it `InboundRequest`s. */
   readonly dispatcher: RequestDispatcher;
+  /** The seal of multi-round `requestState` (HTTP reads which replica a retry's parked run is on). */
+  readonly seal: RequestStateSeal;
   /** Adds (or replaces) a tool; clients get `notifications/tools/list_changed`. */
   addTool(tool: DefinedTool): void;
   /** Removes a tool by name; returns whether it existed. */

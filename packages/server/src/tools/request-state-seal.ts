@@ -3,6 +3,8 @@
  * HMAC codec (`createRequestStateCodec`) over what the server needs on the retry — the method and
  * target it was minted for, the parked run's id, or the tool's own state. A retry with state that
  * fails the check, expired, or was minted for another call gets -32602 before anything runs.
+ * Several keys rotate like session keys: the first seals, every one opens. Behind a balancer the
+ * state also names the replica that parked the run, so a retry reaching another one is relayed.
  */
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
@@ -18,42 +20,92 @@ export interface SealedState {
   r?: string;
   /** The `requestState` the tool (or prompt) returned itself. */
   s?: string;
+  /** The replica holding the parked run (`r`), where a replica id is configured. */
+  o?: string;
 }
 
 /** Options of the seal (`createMcpServer({ requestState })`). */
 export interface RequestStateOptions {
   /**
-   * HMAC key, at least 32 bytes. Every process that may receive a retry needs the same key.
+   * HMAC key, at least 32 bytes. Every process that may receive a retry needs the same key
+   * (replicas: e.g. `deriveRequestStateKey(sessionKeys[0])`).
    * @default 32 random bytes per process
    */
   key?: string | Uint8Array;
+  /**
+   * Several HMAC keys for rotation: the first seals, every one opens (list the new key first,
+   * drop the old one once its states expired). Replaces `key`; e.g.
+   * `sessionKeys.map(deriveRequestStateKey)`.
+   */
+  keys?: ReadonlyArray<string | Uint8Array>;
   /** How long a minted state (and a parked run) stays valid, in seconds. @default 600 */
   ttlSeconds?: number;
 }
 
 /** Seals and opens `requestState`. */
 export class RequestStateSeal {
-  readonly #codec: RequestStateCodec<SealedState>;
+  /** One codec per key; the first seals. */
+  readonly #codecs: ReadonlyArray<RequestStateCodec<SealedState>>;
   /** Validity of a state, ms (parked runs expire with it). */
   readonly ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
     const ttlSeconds = options.ttlSeconds ?? 600;
-    try {
-      this.#codec = createRequestStateCodec<SealedState>({ key: options.key ?? randomBytes(32), ttlSeconds });
-    } catch (error) {
+    if (options.keys !== undefined && (!Array.isArray(options.keys) || options.keys.length === 0)) {
       throw new ServerError({
         code: ServerErrorCode.ConfigInvalid,
-        message: `createMcpServer: requestState.key must be at least 32 bytes (${(error as Error).message}).`,
-        cause: error,
+        message:
+          'createMcpServer: requestState.keys must be a non-empty array of keys of at least 32 bytes (the first seals, all open).',
       });
     }
+    const keys = options.keys ?? [options.key ?? randomBytes(32)];
+    this.#codecs = keys.map((key, index) => {
+      try {
+        return createRequestStateCodec<SealedState>({ key, ttlSeconds });
+      } catch (error) {
+        throw new ServerError({
+          code: ServerErrorCode.ConfigInvalid,
+          message: `createMcpServer: requestState.${options.keys !== undefined ? `keys[${index}]` : 'key'} must be at least 32 bytes (${(error as Error).message}).`,
+          cause: error,
+        });
+      }
+    });
     this.ttlMs = ttlSeconds * 1000;
   }
 
   /** Seals `state` into the wire string. */
   seal(state: SealedState): Promise<string> {
-    return this.#codec.mint(state);
+    return (this.#codecs[0] as RequestStateCodec<SealedState>).mint(state);
+  }
+
+  /** The state sealed in `token` under any of the keys; rejects with the codec's reason. */
+  async #verify(token: string): Promise<SealedState> {
+    let failure: unknown;
+    for (const codec of this.#codecs) {
+      try {
+        // The context argument only matters for codecs with a `bind` callback, which these have not.
+        return await codec.verify(token, undefined as never);
+      } catch (error) {
+        failure = error;
+        // Only a MAC mismatch means "another key may open it"; expired or malformed is final.
+        if ((error as Error).message !== 'mac') break;
+      }
+    }
+    throw failure;
+  }
+
+  /** The replica a retry's state names as the holder of its parked run; undefined when none or not ours. */
+  async ownerOf(token: unknown, method: string): Promise<{ replica: string; target: string } | undefined> {
+    if (typeof token !== 'string') return undefined;
+    try {
+      const state = await this.#verify(token);
+      return state.m === method && state.r !== undefined && typeof state.o === 'string'
+        ? { replica: state.o, target: state.t }
+        : undefined;
+    } catch {
+      // Refused with the full reason where the retry is served.
+      return undefined;
+    }
   }
 
   /** Opens a retry's state; rejects with -32602 when it fails the check or belongs to another call. */
@@ -63,8 +115,7 @@ export class RequestStateSeal {
     }
     let state: SealedState;
     try {
-      // The context argument only matters for codecs with a `bind` callback, which this one has not.
-      state = await this.#codec.verify(token, undefined as never);
+      state = await this.#verify(token);
     } catch (error) {
       throw invalidState(
         `"requestState" failed its integrity check (${(error as Error).message}): it was altered, expired, or minted by another server`,

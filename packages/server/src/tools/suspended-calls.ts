@@ -1,8 +1,9 @@
 /**
  * Runs parked between rounds of a 2026-07-28 multi-round call, by id. The id travels (sealed) in
  * the `requestState` the client echoes; a run not resumed in time has its tool aborted, then its
- * open questions fail. Memory of one process: a retry that reaches another process (or this one after a
- * restart) finds nothing and is told so.
+ * open questions fail. Memory of one process: behind a balancer, HTTP relays a retry to the
+ * replica its state names (`http/retry-relay.ts`); a retry that still reaches the wrong process
+ * (no replica id, or this one after a restart) finds nothing and is told so.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallAbort } from './call-abort.js';

@@ -218,7 +218,12 @@ export class ToolInvocation {
       method: 'tools/call',
       target: name,
     });
-    return modernInputRequired(event.requests, { m: 'tools/call', t: name, r: id }, this.#scope.seal);
+    const owner = this.#request.replicaId;
+    return modernInputRequired(
+      event.requests,
+      { m: 'tools/call', t: name, r: id, ...(owner !== undefined ? { o: owner } : {}) },
+      this.#scope.seal,
+    );
   }
 
   #finish(value: ToolReturnValue): ToolAnswer {
