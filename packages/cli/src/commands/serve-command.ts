@@ -95,13 +95,6 @@ export const serveCommand: CliCommand = {
         `--skills: no folder at ${skills}. Give a folder of skill folders, each with a SKILL.md.`,
       );
     }
-    const gateway = await createGateway({
-      clients: connection,
-      ...(selector ? { selector } : {}),
-      ...(skills !== undefined ? { skills: { directory: skills } } : {}),
-      allowApprovalTools: values['allow-approval-tools'] === true,
-      logger,
-    });
     // A replica is ready while the database it shares answers (and Redis: the server checks that).
     const postgres = stored?.postgres;
     const replica = await replicaSetupOf(
@@ -109,6 +102,14 @@ export const serveCommand: CliCommand = {
       postgres ? [{ name: 'registry store', check: () => postgres.ping() }] : [],
       logger,
     );
+    const gateway = await createGateway({
+      ...(replica.requestState ? { requestState: replica.requestState } : {}),
+      clients: connection,
+      ...(selector ? { selector } : {}),
+      ...(skills !== undefined ? { skills: { directory: skills } } : {}),
+      allowApprovalTools: values['allow-approval-tools'] === true,
+      logger,
+    });
     let handle: Awaited<ReturnType<typeof serveMcp>>;
     try {
       handle = await serveMcp(gateway, {

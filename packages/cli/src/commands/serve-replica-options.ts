@@ -10,9 +10,11 @@ import { resolve } from 'node:path';
 import {
   type BearerTokenPrincipal,
   type ClusterState,
+  deriveRequestStateKey,
   type HttpTransportOptions,
   loadSessionKeys,
   type ReadinessCheck,
+  type RequestStateOptions,
 } from '@switchboard/server';
 import type { CommandContext } from '../cli-command.js';
 import { UsageError } from '../cli-error.js';
@@ -32,6 +34,11 @@ export const replicaFlags = {
 /** What the replica flags add to the HTTP transport, and what to release at the end. */
 export interface ReplicaSetup {
   transport: Partial<HttpTransportOptions>;
+  /**
+   * The sealing of 2026-07-28 `requestState`, derived from the session keys so that one key file
+   * serves both: a multi-round call's retry may land on any replica.
+   */
+  requestState?: RequestStateOptions;
   /** Where the shared state lives (for the start-up line; no credentials). */
   sharedStateLocation?: string;
   close(): Promise<void>;
@@ -98,9 +105,6 @@ export async function replicaSetupOf(
   const drainSeconds = positiveNumber(values['drain-timeout'], '--drain-timeout', 'seconds');
   const keyFile =
     typeof values['session-key-file'] === 'string' ? resolve(io.cwd, values['session-key-file']) : undefined;
-  if (keyFile !== undefined && values.session !== true) {
-    throw new UsageError('--session-key-file seals 2025 session ids: it needs --session.');
-  }
   const tokensFile =
     typeof values['tokens-file'] === 'string' ? resolve(io.cwd, values['tokens-file']) : undefined;
   if (tokensFile !== undefined && (values.token !== undefined || io.env.SWITCHBOARD_TOKEN)) {
@@ -126,10 +130,12 @@ export async function replicaSetupOf(
       logger,
     });
   }
+  const keys = keyFile !== undefined ? loadSessionKeys(keyFile) : undefined;
   const transport: Partial<HttpTransportOptions> = {
     ...(replicaId !== undefined ? { replicaId } : {}),
     ...(cluster !== undefined ? { cluster } : {}),
-    ...(keyFile !== undefined ? { sessionKeys: loadSessionKeys(keyFile) } : {}),
+    // The keys seal 2025 session ids only where there are sessions; requestState always.
+    ...(keys !== undefined && values.session === true ? { sessionKeys: keys } : {}),
     ...(tokensFile !== undefined
       ? { auth: { type: 'bearer' as const, tokens: loadTokensFile(tokensFile) } }
       : {}),
@@ -143,6 +149,7 @@ export async function replicaSetupOf(
   };
   return {
     transport,
+    ...(keys !== undefined ? { requestState: { keys: keys.map(deriveRequestStateKey) } } : {}),
     ...(cluster?.location !== undefined ? { sharedStateLocation: cluster.location } : {}),
     close: async () => {
       await cluster?.close();
