@@ -70,7 +70,17 @@ export function forwardClientRequests(
         refused,
         () => context.sample(asSent(params) as never) as never,
       ),
-    onListRoots: async () =>
-      (await askDownstream('roots/list', relayed, refused, () => context.listRoots())).roots,
+    onListRoots: async () => {
+      // Upstreams ask for roots unprompted (server-everything right after initialize, others on a
+      // roots change), so the request may only happen to coincide with this call: a downstream
+      // without roots gets nothing asked and the call goes on; the upstream hears it has none.
+      if (context.clientCapabilities.roots === undefined) {
+        throw new ProtocolError(
+          -32601,
+          `The downstream client of the gateway's call to "${relayed.tool}" declared no roots capability; upstream MCP server "${relayed.server}" gets no roots.`,
+        );
+      }
+      return (await askDownstream('roots/list', relayed, refused, () => context.listRoots())).roots;
+    },
   };
 }
