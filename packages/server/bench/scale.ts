@@ -5,7 +5,9 @@
  * shared session keys, a stateless JSON listener and a session listener each): r1–r3 behind nginx,
  * started from `renderNginxConfig` as `switchboard deploy nginx` prints it, and r0 reached directly.
  * nginx balances one set of listeners per config, so the session listeners of r1–r3 get a second
- * nginx from the same function; both are stopped with SIGTERM (a killed master leaves its workers).
+ * nginx from the same function, and three bare `node:http` echoes (`floor-server.ts`) a third: the
+ * floor row is what nginx adds in front of any Node server on this machine. All are stopped with
+ * SIGTERM (a killed master leaves its workers).
  *
  * - latency: the minimal keep-alive client of the main bench (`http-poster.ts`), interleaved rounds
  *   after a warm-up (`measure-rounds.ts`), direct vs through nginx, for 2025 stateless JSON,
@@ -59,6 +61,7 @@ const nginxBinary = [process.env.SWITCHBOARD_NGINX, '/usr/sbin/nginx'].find(
   (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
 );
 const echoServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
+const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
 
 /** One replica process and its two listeners. */
 interface ReplicaProcess {
@@ -300,6 +303,19 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
       join(root, 'session'),
       balanced.map((replica) => replica.session),
     );
+    // What nginx adds in front of any Node server: three bare node:http echoes (the main bench's floor).
+    const floors: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const port = await freePort();
+      children.push(
+        spawn(process.execPath, ['--import', 'tsx', floorServer, String(port)], {
+          stdio: ['ignore', 'ignore', 'ignore'],
+        }),
+      );
+      floors.push(`http://127.0.0.1:${port}/mcp`);
+    }
+    await Promise.all(floors.map((url) => waitForHttp(url)));
+    const floorNginx = await startNginx(nginxBinary, join(root, 'floor'), floors);
 
     // Latency, interleaved.
     const posters = {
@@ -309,6 +325,8 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
       modernNginx: createHttpPoster(nginx.url, 'modern'),
       sessionDirect: createHttpPoster(direct.session),
       sessionNginx: createHttpPoster(sessionNginx.url),
+      floorDirect: createHttpPoster(floors[0] as string, 'modern'),
+      floorNginx: createHttpPoster(floorNginx.url, 'modern'),
     };
     for (const poster of Object.values(posters)) closers.push(() => poster.close());
     await posters.sessionDirect.initialize();
@@ -320,10 +338,12 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
       modernNginx: posters.modernNginx.echo,
       sessionDirect: posters.sessionDirect.echo,
       sessionNginx: posters.sessionNginx.echo,
+      floorDirect: posters.floorDirect.echo,
+      floorNginx: posters.floorNginx.echo,
     };
     // Each replica behind nginx sees a third of a runner's calls: two more warm-ups through nginx
     // give each as many as the direct replica gets.
-    for (const name of ['legacyNginx', 'modernNginx', 'sessionNginx'] as const) {
+    for (const name of ['legacyNginx', 'modernNginx', 'sessionNginx', 'floorNginx'] as const) {
       for (let call = 0; call < 2 * options.warmup; call++) await runners[name](`warm ${call}`);
     }
     log(
@@ -465,6 +485,7 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
       { key: 'legacy', label: '2025 stateless JSON', direct: 'legacyDirect', nginx: 'legacyNginx' },
       { key: 'modern', label: '2026-07-28 stateless', direct: 'modernDirect', nginx: 'modernNginx' },
       { key: 'session', label: '2025 session (hops)', direct: 'sessionDirect', nginx: 'sessionNginx' },
+      { key: 'floor', label: 'floor: bare node:http', direct: 'floorDirect', nginx: 'floorNginx' },
     ] as const;
     const table = rows.map((row) => {
       const directStats = latency[row.direct] as Stats;
@@ -500,8 +521,9 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
         `  ${entry.label.padEnd(22)}${cell(entry.direct.p50Us)}${cell(entry.direct.p95Us)}${cell(entry.nginx.p50Us)}${cell(entry.nginx.p95Us)}${cell(entry.addedP50Us)}${cell(entry.ratio)}   ${entry.redisOpsPerCall.direct} / ${entry.redisOpsPerCall.nginx}`,
       );
     }
+    const floorAdded = table.find((entry) => entry.key === 'floor')?.addedP50Us;
     log(
-      `  added latency per call at p50: target ≤ 300 µs; the session's calls were served by ${sessionReplicas.join(', ')}`,
+      `  added latency per call at p50: target ≤ 300 µs; nginx adds ${floorAdded} µs in front of a bare node:http echo (floor row); the session's calls were served by ${sessionReplicas.join(', ')}`,
     );
     log(
       `\nthroughput (${clients} concurrent clients, 2026-07-28 echo calls; CPU µs per call and cores busy)`,
