@@ -271,8 +271,24 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
   chmodSync(root, 0o755);
   const prefix = `sbbench:${randomBytes(6).toString('hex')}:`;
   const sessionKey = randomBytes(32).toString('hex');
+  /** Stops every child, removes the nginx folders and the Redis keys of this run. */
+  const cleanup = async () => {
+    await stopChildren();
+    rmSync(root, { recursive: true, force: true });
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await withTimeout(
+      (async () => {
+        await redis.connect();
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      })(),
+      5_000,
+      'removing the Redis keys',
+    ).catch(() => {});
+    redis.disconnect();
+  };
   const onSignal = () => {
-    void stopChildren().finally(() => process.exit(130));
+    void cleanup().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -285,7 +301,7 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
   // A last resort for a run that hangs: stop everything and fail.
   const watchdog = setTimeout(() => {
     console.error(`bench --scale: still running after ${timeoutMs} ms; stopping.`);
-    void stopChildren().finally(() => process.exit(1));
+    void cleanup().finally(() => process.exit(1));
   }, timeoutMs);
   watchdog.unref();
   const closers: Array<() => void> = [];
@@ -547,18 +563,6 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<void> {
     process.off('SIGTERM', onSignal);
     process.off('exit', onExit);
     for (const close of closers) close();
-    await stopChildren();
-    rmSync(root, { recursive: true, force: true });
-    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await withTimeout(
-      (async () => {
-        await redis.connect();
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length > 0) await redis.del(...keys);
-      })(),
-      5_000,
-      'removing the Redis keys',
-    ).catch(() => {});
-    redis.disconnect();
+    await cleanup();
   }
 }
