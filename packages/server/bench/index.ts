@@ -13,11 +13,11 @@
  * - full stack, 2026-07-28: @switchboard/client → our server vs the SDK v2 client pinned to
  *   2026-07-28 → the SDK v2 `createMcpHandler` server.
  * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50.
+ *
+ * `bench --scale [--json]` runs `scale.ts` instead: replicas behind nginx against one replica direct.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -27,6 +27,9 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpClient } from '@switchboard/client';
+import { freePort, waitForHttp } from './bench-processes.js';
+import { createHttpPoster } from './http-poster.js';
+import { measureRounds, type Runner, round2, type Stats } from './measure-rounds.js';
 
 const json = process.argv.includes('--json');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -34,6 +37,8 @@ const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
 // Enough warm-up calls for every runner to reach its optimised steady state: after 300, V8 was
 // still compiling in the measured rounds (p95 three to six times higher in every row, reference included).
 const warmup = Number(process.env.BENCH_WARMUP ?? 2000);
+const measure = (runners: Record<string, Runner>) =>
+  measureRounds(runners, { rounds, callsPerRound, warmup });
 const require = createRequire(import.meta.url);
 const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
 const everything = join(everythingDir, 'dist', 'index.js');
@@ -59,16 +64,6 @@ const log = (line: string) => {
   if (!json) console.log(line);
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, args, {
     stdio: ['pipe', 'pipe', 'ignore'],
@@ -76,114 +71,6 @@ function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   });
   children.push(child);
   return child;
-}
-
-async function waitForHttp(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const request = httpRequest(url, { method: 'GET' }, (response) => {
-        response.resume();
-        resolve(true);
-      });
-      request.on('error', () => resolve(false));
-      request.end();
-    });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`bench: ${url} did not come up`);
-}
-
-/** The `_meta` envelope of the bench's 2026-07-28 requests. */
-const modernEnvelope = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-};
-
-/**
- * A minimal keep-alive JSON-RPC poster; reads JSON or SSE answers. `era: 'modern'` posts
- * 2026-07-28 requests (envelope in `_meta`, `Mcp-Method` / `Mcp-Name` headers).
- */
-function createHttpPoster(url: string, era: 'legacy' | 'modern' = 'legacy') {
-  const target = new URL(url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  let sessionId: string | undefined;
-  let nextId = 1;
-  const post = (message: Record<string, unknown>): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const params = message.params as { name?: string } | undefined;
-      const sent =
-        era === 'modern' && params !== undefined
-          ? { ...message, params: { ...params, _meta: modernEnvelope } }
-          : message;
-      const body = JSON.stringify(sent);
-      const headers: Record<string, string | number> = {
-        'content-type': 'application/json',
-        accept: era === 'modern' ? 'application/json' : 'application/json, text/event-stream',
-        'content-length': Buffer.byteLength(body),
-        'mcp-protocol-version': era === 'modern' ? '2026-07-28' : '2025-06-18',
-      };
-      if (era === 'modern') {
-        headers['mcp-method'] = String(message.method);
-        if (params?.name !== undefined) headers['mcp-name'] = params.name;
-      }
-      if (sessionId) headers['mcp-session-id'] = sessionId;
-      const request = httpRequest(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers },
-        (response) => {
-          const id = response.headers['mcp-session-id'];
-          if (typeof id === 'string') sessionId = id;
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => {
-            text += chunk;
-          });
-          response.on('end', () => {
-            if (!('id' in message)) return resolve(undefined);
-            const payload = (response.headers['content-type'] ?? '').includes('text/event-stream')
-              ? text
-                  .split('\n')
-                  .filter((line) => line.startsWith('data: '))
-                  .map((line) => line.slice(6))
-                  .find((data) => data.includes('"result"') || data.includes('"error"'))
-              : text;
-            resolve(payload ? JSON.parse(payload) : undefined);
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
-  return {
-    async initialize() {
-      await post({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'bench', version: '1' },
-        },
-      });
-      await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    },
-    async echo(message: string) {
-      const answer = (await post({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { message } },
-      })) as { result?: { content: Array<{ text: string }> } };
-      if (!answer?.result?.content[0]?.text.includes(message))
-        throw new Error(`bad answer ${JSON.stringify(answer)}`);
-    },
-    close() {
-      agent.destroy();
-    },
-  };
 }
 
 /** A minimal newline-delimited JSON-RPC client on a child's stdio. */
@@ -229,45 +116,12 @@ function createStdioCaller(child: ChildProcess) {
   };
 }
 
-interface Stats {
-  p50Us: number;
-  p95Us: number;
+if (process.argv.includes('--scale')) {
+  // Replicas behind nginx: a bench of its own (bench/scale.ts), sharing the client and the rounds.
+  const { runScaleBench } = await import('./scale.js');
+  await runScaleBench({ json, rounds, callsPerRound, warmup });
+  process.exit(0);
 }
-type Runner = (message: string) => Promise<void>;
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
-}
-
-/** Warms every runner, then runs them interleaved in rounds; returns per-runner p50/p95 in µs. */
-async function measure(runners: Record<string, Runner>): Promise<Record<string, Stats>> {
-  const samples: Record<string, number[]> = {};
-  for (const [name, run] of Object.entries(runners)) {
-    samples[name] = [];
-    for (let i = 0; i < warmup; i++) await run(`warm ${i}`);
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of Object.entries(runners)) {
-      const list = samples[name] as number[];
-      for (let i = 0; i < callsPerRound; i++) {
-        const started = process.hrtime.bigint();
-        await run(`hello ${i}`);
-        list.push(Number(process.hrtime.bigint() - started) / 1000);
-      }
-    }
-  }
-  const result: Record<string, Stats> = {};
-  for (const [name, list] of Object.entries(samples)) {
-    const sorted = list.sort((a, b) => a - b);
-    result[name] = {
-      p50Us: Math.round(percentile(sorted, 0.5)),
-      p95Us: Math.round(percentile(sorted, 0.95)),
-    };
-  }
-  return result;
-}
-
-const round2 = (value: number) => Math.round(value * 1000) / 1000;
 
 try {
   // HTTP: server cost.

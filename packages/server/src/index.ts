@@ -30,6 +30,8 @@ export { createMemoryClusterState } from './cluster/memory-cluster-state.js';
 export { anonymousPrincipal, principalOf } from './cluster/principal.js';
 export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
 export { createSessionSealer } from './cluster/session-sealer.js';
+export type { NginxAddress, NginxConfigOptions } from './deploy/render-nginx-config.js';
+export { formatNginxAddress, renderNginxConfig } from './deploy/render-nginx-config.js';
 export type { InboundRequest, RequestAuth, RequestChannel } from './dispatch/inbound-request.js';
 export type { DispatchAnswer, RequestDispatcher } from './dispatch/request-dispatcher.js';
 export type { JsonRpcErrorCodeValue } from './errors/json-rpc-error-code.js';

@@ -3,9 +3,9 @@
  * replicas. The command only reads flags; `renderNginxConfig` writes the file.
  */
 import { resolve } from 'node:path';
+import { type NginxAddress, renderNginxConfig } from '@switchboard/server';
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
-import { type NginxAddress, renderNginxConfig } from '../render-nginx-config.js';
 
 const help = `Usage:
   switchboard deploy nginx --listen [HOST:]PORT --upstream HOST:PORT [--upstream HOST:PORT …]

@@ -1,7 +1,8 @@
 /**
  * The nginx config that balances Switchboard replicas (`switchboard deploy nginx`): a pure function
- * from options to the text of one complete `nginx.conf`, so it is tested without nginx and the
- * scale tests render the same file the command prints.
+ * from options to the text of one complete `nginx.conf`, so it is tested without nginx, and the
+ * command, the scale tests and the server's scale bench render the same file. It lives in the
+ * server (which the cli sits on) so the server's bench can use it; the cli re-exports it.
  *
  * What it must get right for MCP over Streamable HTTP: plain round robin (2026-07-28 requests are
  * stateless, and 2025 sessions are meant to be shared by the replicas, so nothing is sticky),
