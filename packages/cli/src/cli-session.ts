@@ -78,7 +78,7 @@ export async function connectServers(
       ? registryStoreOf(context)
       : undefined;
   try {
-    return await connectMcp(servers as McpServers, {
+    const connection = await connectMcp(servers as McpServers, {
       onError: 'skip',
       logger: silentLogger,
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
@@ -93,6 +93,15 @@ export async function connectServers(
       },
       ...options,
     });
+    if (stored === undefined) return connection;
+    // The store opened here is released with the connection (connectMcp leaves a given store open,
+    // and a PostgreSQL pool left open would keep the command's process alive).
+    const closeConnection = connection.close.bind(connection);
+    connection.close = async () => {
+      await closeConnection();
+      await stored.store.close();
+    };
+    return connection;
   } finally {
     progress.done();
   }

@@ -15,8 +15,9 @@ import {
   toGeminiFunction,
   toOpenAITool,
 } from '@switchboard/core';
-import { createTokenEstimator, createTransformersEmbedder } from '@switchboard/tool-selection';
+import { createTokenEstimator } from '@switchboard/tool-selection';
 import type { CliCommand, CommandContext } from '../cli-command.js';
+import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
 import { cliLogger, loadCliConfig, pickServers, printJson } from '../cli-session.js';
@@ -221,7 +222,7 @@ export const doctorCommand: CliCommand = {
     const reports = await Promise.all(entries.map(([name, entry]) => checkServer(name, entry)));
     progress.update('loading the embedder…');
     let embedderReport: Record<string, unknown>;
-    const embedder = createTransformersEmbedder({ logger: cliLogger(context) });
+    const embedder = cliEmbedder(context, cliLogger(context));
     try {
       embedderReport = { ...(await embedder.load()) };
     } catch (error) {

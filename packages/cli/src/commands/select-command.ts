@@ -1,6 +1,7 @@
 /** `switchboard select "<query>"`: the tools tool selection would pick, with scores and token saving. */
-import { createToolSelector, createTransformersEmbedder } from '@switchboard/tool-selection';
+import { createToolSelector } from '@switchboard/tool-selection';
 import type { CliCommand } from '../cli-command.js';
+import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createProgress, formatTable } from '../cli-io.js';
 import { cliLogger, connectServers, loadCliConfig, printJson } from '../cli-session.js';
@@ -34,7 +35,7 @@ export const selectCommand: CliCommand = {
 
     const config = await loadCliConfig(context);
     const connection = await connectServers(context, config.mcpServers);
-    const embedder = createTransformersEmbedder({ logger: cliLogger(context) });
+    const embedder = cliEmbedder(context, cliLogger(context));
     const selector = createToolSelector({
       registry: connection.registry,
       embedder,

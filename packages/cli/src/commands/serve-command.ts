@@ -6,8 +6,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
-import { createToolSelector, createTransformersEmbedder } from '@switchboard/tool-selection';
+import { createToolSelector } from '@switchboard/tool-selection';
 import type { CliCommand } from '../cli-command.js';
+import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { registryStoreOf } from '../registry-store-of.js';
@@ -83,7 +84,7 @@ export const serveCommand: CliCommand = {
     const selector = values.select
       ? createToolSelector({
           registry: connection.registry,
-          embedder: createTransformersEmbedder({ logger }),
+          embedder: cliEmbedder(context, logger),
           // Replicas share embeddings through the database: a restart embeds only changed tools.
           ...(stored?.postgres ? { embeddingStore: stored.postgres.embeddingStore } : {}),
           logger,
@@ -129,9 +130,18 @@ export const serveCommand: CliCommand = {
       await gateway.close();
       await selector?.close();
       await connection.close();
+      await stored?.store.close();
       throw error;
     }
     const tools = connection.registry.size;
+    if (selector && stored?.postgres) {
+      // Replicas share embeddings: say how much of the index the database already had.
+      await selector.ready();
+      const { computed, reused } = selector.info().embeddings;
+      context.io.stderr.write(
+        `switchboard: tool index from the shared store: ${reused} embeddings reused, ${computed} computed\n`,
+      );
+    }
     context.io.stderr.write(
       `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
         handle.url ? ` on ${handle.url}` : ' over stdio'
@@ -154,6 +164,8 @@ export const serveCommand: CliCommand = {
     await gateway.close();
     await selector?.close();
     await connection.close();
+    // The store is ours, not the connection's: a PostgreSQL pool left open keeps the process alive.
+    await stored?.store.close();
     return ExitCode.ok;
   },
 };

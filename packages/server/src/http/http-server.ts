@@ -818,7 +818,8 @@ class NodeHttpMcpServer {
           NetServer.prototype.close.call(this.#http, () => resolve());
         else this.#http.close(() => resolve());
       });
-      this.#http.closeIdleConnections();
+      // Behind a balancer its idle connections are its to close (below); else close them now.
+      if (this.#options.drainWaitsForIdleClose !== true) this.#http.closeIdleConnections();
       if (this.#inFlight > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
