@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import type { Logger } from '@switchboard/core';
 import {
   type BearerTokenPrincipal,
   type ClusterState,
@@ -92,7 +93,7 @@ export function loadTokensFile(path: string): BearerTokenPrincipal[] {
 export async function replicaSetupOf(
   context: CommandContext,
   readiness: ReadinessCheck[],
-  logger: import('@switchboard/core').Logger,
+  logger: Logger,
 ): Promise<ReplicaSetup> {
   const { values, io } = context;
   const redisUrl = typeof values.redis === 'string' ? values.redis : io.env.SWITCHBOARD_REDIS_URL;
