@@ -112,15 +112,8 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     if (publicName === undefined) publicName = options.publicName(originalName) ?? originalName;
     if (check === undefined) check = steps.compileArgumentCheck({ name: publicName, inputSchema });
     check(args);
-    if (approval === undefined) {
-      approval = steps.decideApproval({
-        name: publicName,
-        server,
-        originalName,
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      });
-    }
-    if (approval.decision !== 'allow') {
+    if (approval === undefined) approval = decide();
+    if (approval.decision !== 'allow' && !(approval.decision === 'ask' && executeOptions.approved === true)) {
       if (approval.decision === 'deny') {
         throw new ClientError({
           code: ClientErrorCode.ApprovalDenied,
@@ -146,7 +139,20 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
       throw error;
     }
     counter.record(performance.now() - started, result.isError === true);
-    return options.rawResults ? result : steps.wrapResult(result, { name: publicName, server, originalName });
+    return options.rawResults || executeOptions.rawResult === true
+      ? result
+      : steps.wrapResult(result, { name: publicName, server, originalName });
+  };
+
+  /** The policy's decision, worked out once (the public name is known by the first ask). */
+  const decide = (): ToolApproval => {
+    if (publicName === undefined) publicName = options.publicName(originalName) ?? originalName;
+    return steps.decideApproval({
+      name: publicName,
+      server,
+      originalName,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    });
   };
 
   const record: Omit<ToolInput, 'server'> = {
@@ -154,6 +160,10 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     description,
     inputSchema,
     execute: execute as RegisteredTool['execute'] & {},
+    approval: () => {
+      if (approval === undefined) approval = decide();
+      return approval;
+    },
   };
   if (options.prefix !== undefined) record.prefix = options.prefix;
   if (tool.title !== undefined) record.title = tool.title;

@@ -60,6 +60,7 @@ export type {
   McpToolDefinition,
   RegisteredTool,
   ToolAnnotations,
+  ToolApprovalState,
   ToolExecuteOptions,
 } from './tool-definition.js';
 export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
@@ -82,6 +83,13 @@ export type {
 } from './validation/argument-validator.js';
 export { createArgumentValidator, schemaDialect } from './validation/argument-validator.js';
 export type { ValidationProblem } from './validation/validation-problem.js';
+export type {
+  ToolResultContent,
+  ToolResultContentOptions,
+  ToolResultModality,
+  ToolResultPart,
+} from './tool-result-content.js';
+export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
 export type {
   ToolResultAttachment,
   ToolResultParts,

@@ -33,10 +33,24 @@ export interface McpToolDefinition {
   [key: string]: unknown;
 }
 
+/** An approval decision and why (core's `ApprovalResult`, repeated here so this file imports nothing). */
+export interface ToolApprovalState {
+  decision: 'allow' | 'ask' | 'deny';
+  reason: string;
+}
+
 /** Options passed to a tool's `execute`. */
 export interface ToolExecuteOptions {
   /** Aborts the call (sent to the server as a cancellation). */
   signal?: AbortSignal;
+  /**
+   * A person already said yes through the caller's own approval path (an agent framework's
+   * `needsApproval`, an interrupt): a tool whose policy says `ask` runs without asking again.
+   * A policy's `deny` still refuses. @default false
+   */
+  approved?: boolean;
+  /** Return the tool's raw result (an MCP `CallToolResult`) for this call instead of the wrapped shape. @default false */
+  rawResult?: boolean;
   [key: string]: unknown;
 }
 
@@ -56,6 +70,12 @@ export interface RegisteredTool {
   annotations?: ToolAnnotations;
   /** Runs the tool. Absent for tools registered only for listing or selection. */
   execute?: (args: Record<string, unknown>, options?: ToolExecuteOptions) => Promise<unknown>;
+  /**
+   * What the tool's approval policy says of calling it: `ask` needs a person's yes before each
+   * call, `deny` never runs. Adapters read it to hand `ask` to a framework's own approval path.
+   * Absent: the tool runs without asking.
+   */
+  approval?: () => ToolApprovalState;
   /** Free-form data owners attach (server description, categories...). */
   meta?: Record<string, unknown>;
 }

@@ -234,6 +234,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     if (input.outputSchema !== undefined) fields.outputSchema = input.outputSchema;
     if (input.annotations !== undefined) fields.annotations = input.annotations;
     if (input.execute !== undefined) fields.execute = input.execute;
+    if (input.approval !== undefined) fields.approval = input.approval;
     if (input.meta !== undefined) fields.meta = input.meta;
     return {
       key: toolKey(server, name),
