@@ -1,5 +1,32 @@
 /** Public API of @switchboard/client. Any new export added here becomes public API: use named exports, not wildcards. */
 
+// Provider converters of @switchboard/core (tool definitions and tool results in each provider's
+// own shape), so that agents calling a provider SDK directly need only the client.
+export type {
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolResultBlock,
+  ConversionResult,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponse,
+  GeminiInlineDataPart,
+  LossyChange,
+  OpenAIFunctionTool,
+  OpenAIToolOutput,
+  OpenAIToolOutputPart,
+  ToAnthropicToolResultOptions,
+  ToGeminiFunctionResponseOptions,
+  ToOpenAIToolOptions,
+  ToOpenAIToolOutputOptions,
+} from '@switchboard/core';
+export {
+  toAnthropicTool,
+  toAnthropicToolResult,
+  toGeminiFunction,
+  toGeminiFunctionResponse,
+  toOpenAITool,
+  toOpenAIToolOutput,
+} from '@switchboard/core';
 // OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
 export type {
   AssertionContext,
@@ -62,6 +89,7 @@ export {
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type { ApprovalSetting } from './core-tool-steps.js';
+export type { ToolSource, ToolSourceOptions } from './framework-adapter/tool-source.js';
 export type { LoadedMcpTools, LoadMcpToolsOptions } from './load-mcp-tools.js';
 export { loadMcpTools } from './load-mcp-tools.js';
 export type {
@@ -79,6 +107,14 @@ export type { CreatedTask } from './protocol-client.js';
 export { ProtocolClient } from './protocol-client.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
+export type {
+  GeminiTool,
+  OpenAIResponsesFunctionTool,
+  OpenAIToolsOptions,
+  ProviderTools,
+  ProviderToolsOptions,
+} from './provider-tools.js';
+export { toAnthropicTools, toGeminiTools, toOpenAITools } from './provider-tools.js';
 export type {
   ClientAuthOptions,
   DpopAlgorithm,

@@ -56,6 +56,24 @@ export { toZodSchema } from './schema/to-zod-schema.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
 export { SwitchboardError } from './switchboard-error.js';
 export type {
+  AnthropicToolResult,
+  AnthropicToolResultBlock,
+  ToAnthropicToolResultOptions,
+} from './to-anthropic-tool-result.js';
+export { toAnthropicToolResult } from './to-anthropic-tool-result.js';
+export type {
+  GeminiFunctionResponse,
+  GeminiInlineDataPart,
+  ToGeminiFunctionResponseOptions,
+} from './to-gemini-function-response.js';
+export { toGeminiFunctionResponse } from './to-gemini-function-response.js';
+export type {
+  OpenAIToolOutput,
+  OpenAIToolOutputPart,
+  ToOpenAIToolOutputOptions,
+} from './to-openai-tool-output.js';
+export { toOpenAIToolOutput } from './to-openai-tool-output.js';
+export type {
   JsonSchema,
   McpToolDefinition,
   RegisteredTool,
@@ -74,6 +92,13 @@ export type {
 } from './tool-registry.js';
 export { createToolRegistry } from './tool-registry.js';
 export type {
+  ToolResultContent,
+  ToolResultContentOptions,
+  ToolResultModality,
+  ToolResultPart,
+} from './tool-result-content.js';
+export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
+export type {
   ArgumentValidationResult,
   ArgumentValidator,
   ArgumentValidatorOptions,
@@ -83,13 +108,6 @@ export type {
 } from './validation/argument-validator.js';
 export { createArgumentValidator, schemaDialect } from './validation/argument-validator.js';
 export type { ValidationProblem } from './validation/validation-problem.js';
-export type {
-  ToolResultContent,
-  ToolResultContentOptions,
-  ToolResultModality,
-  ToolResultPart,
-} from './tool-result-content.js';
-export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
 export type {
   ToolResultAttachment,
   ToolResultParts,

@@ -42,6 +42,12 @@ export interface ToolResultContent {
 export interface ToolResultContentOptions {
   /** Media kinds the model accepts; others become a text stand-in. @default ['image', 'file'] */
   modalities?: readonly ToolResultModality[];
+  /**
+   * Media types accepted per kind (`'image/*'` matches every image); a part of another type
+   * becomes a text stand-in, as a provider rejects the whole request over one it cannot read.
+   * @default every type of an accepted kind
+   */
+  mimeTypes?: Partial<Record<ToolResultModality, readonly string[]>>;
   /** Most decoded bytes of media per result; media past it becomes a text stand-in. @default 5 MiB */
   maxMediaBytes?: number;
   /** Longest text part (as `wrapToolResult`). @default 50000 */
@@ -62,16 +68,36 @@ function modalityOf(attachment: ToolResultAttachment): ToolResultModality | unde
   return undefined;
 }
 
-function standIn(attachment: ToolResultAttachment, reason: 'modality' | 'budget', budget: number): string {
+function acceptsMimeType(patterns: readonly string[] | undefined, mimeType: string): boolean {
+  if (patterns === undefined) return true;
+  const type = mimeType.toLowerCase().split(';')[0]?.trim() ?? '';
+  return patterns.some((pattern) =>
+    pattern.endsWith('/*')
+      ? type.startsWith(pattern.slice(0, -1).toLowerCase())
+      : type === pattern.toLowerCase(),
+  );
+}
+
+function standIn(
+  attachment: ToolResultAttachment,
+  reason: 'modality' | 'mime-type' | 'budget',
+  budget: number,
+): string {
   const what = [attachment.type, attachment.mimeType, attachment.uri].filter(Boolean).join(' ');
   const size = attachment.size === undefined ? '' : ` (${formatByteSize(attachment.size)})`;
+  if (reason === 'budget')
+    return `[${what}${size} not shown: over the ${formatByteSize(budget)} budget of media per tool result]`;
+  const kind = attachment.type === 'resource' ? 'files' : attachment.type;
   return reason === 'modality'
-    ? `[${what}${size} not shown: this model does not take ${attachment.type === 'resource' ? 'files' : `${attachment.type}`}]`
-    : `[${what}${size} not shown: over the ${formatByteSize(budget)} budget of media per tool result]`;
+    ? `[${what}${size} not shown: this model does not take ${kind}]`
+    : `[${what}${size} not shown: this model does not take ${attachment.mimeType ?? 'untyped'} ${kind}]`;
 }
 
 /** Splits a tool result (an MCP `CallToolResult`, an error, or a local tool's value) into model parts. */
-export function toToolResultContent(result: unknown, options: ToolResultContentOptions = {}): ToolResultContent {
+export function toToolResultContent(
+  result: unknown,
+  options: ToolResultContentOptions = {},
+): ToolResultContent {
   const accepted = new Set(options.modalities ?? defaultModalities);
   const budget = options.maxMediaBytes ?? defaultMaxMediaBytes;
   const parts = wrapToolResult(result, {
@@ -91,6 +117,11 @@ export function toToolResultContent(result: unknown, options: ToolResultContentO
     if (!accepted.has(modality)) {
       omitted.push({ attachment: withoutData(attachment), reason: 'modality' });
       notes.push(standIn(attachment, 'modality', budget));
+      continue;
+    }
+    if (!acceptsMimeType(options.mimeTypes?.[modality], mimeType)) {
+      omitted.push({ attachment: withoutData(attachment), reason: 'modality' });
+      notes.push(standIn(attachment, 'mime-type', budget));
       continue;
     }
     const size = attachment.size ?? 0;
