@@ -140,6 +140,10 @@ describe('toOpenAIToolOutput', () => {
     );
     expect(toOpenAIToolOutput('call_5', gzip, { fileMimeTypes: ['application/gzip'] }).output).toEqual([
       {
+        type: 'input_text',
+        text: '[resource: demo://resource/session/hello.txt.gz, application/gzip, 25 B]',
+      },
+      {
         type: 'input_file',
         file_data: expect.stringMatching(/^data:application\/gzip;base64,H4sI/),
         filename: 'hello.txt.gz',

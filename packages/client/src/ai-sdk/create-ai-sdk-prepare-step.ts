@@ -16,7 +16,7 @@ import {
   toolsOf,
 } from '../framework-adapter/tool-source.js';
 
-/** Options of {@link createAISDKPrepareStep}: pass the same `includeDenied` as to `toAISDKTools`. */
+/** Options of {@link createAISDKPrepareStep}: the options given to `toAISDKTools`, with `select`. */
 export interface AISDKPrepareStepOptions extends ToolSourceOptions {
   select: AdapterSelectOptions;
 }

@@ -14,11 +14,22 @@ import type { ToolResultContent } from '@switchboard/core';
 import { dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from 'ai';
 import { type AdapterToolOptions, toAdapterTool } from '../framework-adapter/adapter-tool.js';
 import { toProviderToolNames } from '../framework-adapter/provider-tool-names.js';
-import { type ToolSource, type ToolSourceOptions, toolsOf } from '../framework-adapter/tool-source.js';
+import {
+  type AdapterSelectOptions,
+  type ToolSource,
+  type ToolSourceOptions,
+  toolsOf,
+} from '../framework-adapter/tool-source.js';
 import { toAISDKToolOutput } from './to-ai-sdk-tool-output.js';
 
-/** Options of {@link toAISDKTools}. */
-export interface AISDKToolsOptions extends AdapterToolOptions, ToolSourceOptions {}
+/** Options of {@link toAISDKTools} (and of `createAISDKPrepareStep`, so one object serves both). */
+export interface AISDKToolsOptions extends AdapterToolOptions, ToolSourceOptions {
+  /**
+   * Per-step tool selection. `toAISDKTools` still gives every tool (a call to any of them runs);
+   * `createAISDKPrepareStep` with the same options narrows what each step offers.
+   */
+  select?: AdapterSelectOptions;
+}
 
 /**
  * Whether the messages hold a person's yes to this tool call: a `tool-approval-request` for the
