@@ -44,6 +44,13 @@ const steps: Step[] = [
       'selected tools, calls discover_tools when what it needs is missing, and each call passes the approval callback.',
   },
   {
+    example: 'ai-sdk-agent',
+    title: 'The Vercel AI SDK',
+    shows:
+      "toAISDKTools hands the servers' tools to the AI SDK's own generateText loop: results and images reach the\n" +
+      'model as AI SDK parts, and a destructive tool stops the loop with a tool-approval-request until approved.',
+  },
+  {
     example: 'serve-agent',
     title: 'Serving an agent and its tools',
     shows:
