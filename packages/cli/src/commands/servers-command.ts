@@ -26,8 +26,6 @@ const help = `Usage:
 Edits ~/.switchboard/mcp.json (--scope user, the default), ./.switchboard/mcp.json (--scope project)
 or the --config file. Comments and unknown fields are kept.`;
 
-
-
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
   const pairs: Record<string, string> = {};
