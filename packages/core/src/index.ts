@@ -25,6 +25,7 @@ export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export { compileNameGlob } from './name-glob.js';
 export type {
   MaybePromise,
   RegistryStore,
@@ -81,6 +82,8 @@ export type {
   ToolApprovalState,
   ToolExecuteOptions,
 } from './tool-definition.js';
+export type { ToolFilter, ToolFilterOptions } from './tool-filter.js';
+export { createToolFilter } from './tool-filter.js';
 export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
 export type {

@@ -87,10 +87,12 @@ function standIn(
   const size = attachment.size === undefined ? '' : ` (${formatByteSize(attachment.size)})`;
   if (reason === 'budget')
     return `[${what}${size} not shown: over the ${formatByteSize(budget)} budget of media per tool result]`;
-  const kind = attachment.type === 'resource' ? 'files' : attachment.type;
-  return reason === 'modality'
-    ? `[${what}${size} not shown: this model does not take ${kind}]`
-    : `[${what}${size} not shown: this model does not take ${attachment.mimeType ?? 'untyped'} ${kind}]`;
+  if (reason === 'modality') {
+    const kind = attachment.type === 'resource' ? 'files' : attachment.type;
+    return `[${what}${size} not shown: this model does not take ${kind}]`;
+  }
+  const kinds = attachment.type === 'resource' ? 'files' : attachment.type === 'image' ? 'images' : 'audio';
+  return `[${what}${size} not shown: this model does not take ${attachment.mimeType ?? 'untyped'} ${kinds}]`;
 }
 
 /** Splits a tool result (an MCP `CallToolResult`, an error, or a local tool's value) into model parts. */
