@@ -10,9 +10,9 @@ export type {
   ToolSourceOptions,
 } from '../framework-adapter/tool-source.js';
 export type { AISDKPrepareStepOptions } from './create-ai-sdk-prepare-step.js';
-export { createAISDKPrepareStep, lastUserText } from './create-ai-sdk-prepare-step.js';
+export { createAISDKPrepareStep } from './create-ai-sdk-prepare-step.js';
 export { toAISDKMessages, toAISDKResourceContent } from './to-ai-sdk-messages.js';
 export type { AISDKToolResultOutput } from './to-ai-sdk-tool-output.js';
 export { toAISDKToolOutput } from './to-ai-sdk-tool-output.js';
 export type { AISDKToolsOptions } from './to-ai-sdk-tools.js';
-export { isApprovedToolCall, toAISDKTools } from './to-ai-sdk-tools.js';
+export { toAISDKTools } from './to-ai-sdk-tools.js';
