@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
-import { generateText, type ModelMessage, stepCountIs } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAISDKPrepareStep, toAISDKTools } from '../../src/ai-sdk/index.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
@@ -324,5 +324,23 @@ describe('per-step selection with createAISDKPrepareStep', () => {
     expect(result.steps[1]?.toolResults[0]).toMatchObject({ output: { text: expect.stringContaining('5') } });
     // One selection for the turn: the steps reuse it.
     expect(keywordSelector.queries).toEqual(['Please echo something, then add 2 and 3']);
+  });
+
+  it('works the same in streamText: selected tools per step, and the image reaches the model', async () => {
+    const options = { select: { selector: keywordSelector, alwaysInclude: [] } };
+    const model = scriptedModel([{ toolCalls: [{ name: tinyImage, input: {} }] }, { text: 'Seen.' }]);
+    const stream = streamText({
+      model,
+      tools: toAISDKTools(everything, options),
+      prepareStep: createAISDKPrepareStep(everything, options),
+      stopWhen: stepCountIs(3),
+      prompt: 'Show me the tiny image',
+    });
+    expect(await stream.text).toBe('Seen.');
+    expect(offeredTools(model.doStreamCalls[0])).toEqual([tinyImage]);
+    expect(toolResultsIn(model.doStreamCalls[1])[0]?.output).toMatchObject({
+      type: 'content',
+      value: [{ type: 'text' }, { type: 'image-data', mediaType: 'image/png' }],
+    });
   });
 });

@@ -3,7 +3,7 @@
  * `MockLanguageModelV3`) that answers from a script, one reply per step, and records what it was
  * sent (prompts and offered tools) so tests can check what the model saw.
  */
-import { MockLanguageModelV3 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 
 /** What the model is sent on one step. */
 export type CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
@@ -41,11 +41,34 @@ function toReply(reply: ScriptedReply): Reply {
   };
 }
 
-/** A model answering `replies` in order, then a final text. Its `doGenerateCalls` are what it was sent. */
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer T> ? T : never;
+
+/** A reply as the parts a streaming model sends. */
+function toStream(reply: Reply): ReadableStream<StreamPart> {
+  const parts: StreamPart[] = [];
+  for (const [index, part] of reply.content.entries()) {
+    if (part.type === 'text') {
+      parts.push({ type: 'text-start', id: `t${index}` });
+      parts.push({ type: 'text-delta', id: `t${index}`, delta: part.text });
+      parts.push({ type: 'text-end', id: `t${index}` });
+    } else if (part.type === 'tool-call') {
+      parts.push(part);
+    }
+  }
+  parts.push({ type: 'finish', finishReason: reply.finishReason, usage: reply.usage });
+  return convertArrayToReadableStream(parts);
+}
+
+/**
+ * A model answering `replies` in order, then a final text, to `generateText` and `streamText`
+ * alike. Its `doGenerateCalls` / `doStreamCalls` are what it was sent.
+ */
 export function scriptedModel(replies: ScriptedReply[]): MockLanguageModelV3 {
   const queue = [...replies];
   return new MockLanguageModelV3({
     doGenerate: async () => toReply(queue.shift() ?? { text: 'done' }),
+    doStream: async () => ({ stream: toStream(toReply(queue.shift() ?? { text: 'done' })) }),
   });
 }
 
