@@ -5,8 +5,8 @@
  * text only, so an assistant's media becomes a line saying what it was.
  */
 
-import type { AgentInputItem, AssistantMessageItem, UserMessageItem } from '@openai/agents';
 import type { GetPromptResult } from '@modelcontextprotocol/client';
+import type { AgentInputItem, AssistantMessageItem, UserMessageItem } from '@openai/agents';
 
 type PromptMessage = GetPromptResult['messages'][number];
 type PromptContent = PromptMessage['content'];
@@ -28,7 +28,10 @@ function toUserPart(content: PromptContent): UserContent {
     case 'audio':
       return { type: 'audio', audio: content.data, format: content.mimeType.replace(/^audio\//, '') };
     case 'resource_link':
-      return { type: 'input_text', text: `[resource ${content.uri}${content.name ? ` (${content.name})` : ''}]` };
+      return {
+        type: 'input_text',
+        text: `[resource ${content.uri}${content.name ? ` (${content.name})` : ''}]`,
+      };
     case 'resource': {
       const resource = content.resource;
       if ('text' in resource) return { type: 'input_text', text: resource.text };

@@ -38,7 +38,9 @@ import { createTurnSelection } from './turn-selection.js';
 type MCPTool = Awaited<ReturnType<MCPServer['listTools']>>[number];
 
 /** Options of {@link toOpenAIAgentsMcpServer}. */
-export interface OpenAIAgentsMcpServerOptions extends Omit<AdapterToolOptions, 'approvals'>, ToolSourceOptions {
+export interface OpenAIAgentsMcpServerOptions
+  extends Omit<AdapterToolOptions, 'approvals'>,
+    ToolSourceOptions {
   /** The server's name in the SDK's traces and errors. @default 'switchboard' */
   name?: string;
   /**
@@ -61,14 +63,18 @@ function toMcpTool(adapter: AdapterTool): MCPTool {
       type: 'object',
       properties: (schema.properties as Record<string, unknown>) ?? {},
       required: Array.isArray(schema.required) ? (schema.required as string[]) : [],
-      // Left open unless the server closed it, so the SDK keeps the schema non-strict.
-      additionalProperties: schema.additionalProperties === false ? false : true,
+      // `true` would make the SDK try (and warn about) a strict conversion; with `false` it takes
+      // its non-strict path, which sends the schema with `additionalProperties: true` anyway.
+      additionalProperties: false,
     },
   } as MCPTool;
 }
 
 /** A Switchboard source as an Agents SDK `MCPServer`. */
-export function toOpenAIAgentsMcpServer(source: ToolSource, options: OpenAIAgentsMcpServerOptions = {}): MCPServer {
+export function toOpenAIAgentsMcpServer(
+  source: ToolSource,
+  options: OpenAIAgentsMcpServerOptions = {},
+): MCPServer {
   // Approvals stay with the client: there is no way to ask through the SDK here.
   const adapterOptions: AdapterToolOptions = { ...options, approvals: 'client' };
   const adapters = (): Map<string, AdapterTool> =>
@@ -79,7 +85,9 @@ export function toOpenAIAgentsMcpServer(source: ToolSource, options: OpenAIAgent
       }),
     );
   const selection =
-    options.select === undefined ? undefined : createTurnSelection(() => toolsOf(source, options), options.select);
+    options.select === undefined
+      ? undefined
+      : createTurnSelection(() => toolsOf(source, options), options.select);
   const name = options.name ?? 'switchboard';
   const server: MCPServer = {
     name,
@@ -94,7 +102,12 @@ export function toOpenAIAgentsMcpServer(source: ToolSource, options: OpenAIAgent
     async listTools() {
       return [...adapters().values()].map(toMcpTool);
     },
-    async callTool(toolName: string, args: Record<string, unknown> | null, _meta?: unknown, callOptions?: MCPCallToolOptions) {
+    async callTool(
+      toolName: string,
+      args: Record<string, unknown> | null,
+      _meta?: unknown,
+      callOptions?: MCPCallToolOptions,
+    ) {
       const adapter = adapters().get(toolName);
       if (adapter === undefined) {
         throw new ClientError({
@@ -103,9 +116,14 @@ export function toOpenAIAgentsMcpServer(source: ToolSource, options: OpenAIAgent
           context: { tool: toolName },
         });
       }
-      const content = await adapter.call(args ?? {}, callOptions?.signal === undefined ? {} : { signal: callOptions.signal });
+      const content = await adapter.call(
+        args ?? {},
+        callOptions?.signal === undefined ? {} : { signal: callOptions.signal },
+      );
       const output = toOpenAIAgentsOutput(content);
-      const items: CallToolResultContent = (typeof output === 'string' ? [{ type: 'text', text: output }] : output) as CallToolResultContent;
+      const items: CallToolResultContent = (
+        typeof output === 'string' ? [{ type: 'text', text: output }] : output
+      ) as CallToolResultContent;
       if (content.isError) items.isError = true;
       if (content.data !== undefined && typeof content.data === 'object' && content.data !== null) {
         items.structuredContent = content.data as Record<string, unknown>;

@@ -26,11 +26,18 @@ export function toOpenAIAgentsOutput(content: ToolResultContent): OpenAIAgentsTo
     if (part.type === 'image') {
       output.push({ type: 'image', image: `data:${part.mimeType};base64,${part.data}` });
     } else if (part.type === 'file') {
-      output.push({ type: 'file', file: { data: part.data, mediaType: part.mimeType, filename: fileNameOf(part) } });
+      output.push({
+        type: 'file',
+        file: { data: part.data, mediaType: part.mimeType, filename: fileNameOf(part) },
+      });
     }
     // Audio has no tool-output form in the Agents SDK: it is accepted only when a caller lists
     // 'audio' in `content.modalities`, and then it goes to the model as a file.
-    else output.push({ type: 'file', file: { data: part.data, mediaType: part.mimeType, filename: fileNameOf(part) } });
+    else
+      output.push({
+        type: 'file',
+        file: { data: part.data, mediaType: part.mimeType, filename: fileNameOf(part) },
+      });
   }
   return output;
 }

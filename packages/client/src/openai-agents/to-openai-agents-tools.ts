@@ -41,14 +41,27 @@ export function toolErrorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The tools of a source as Agents SDK function tools. */
-export function toOpenAIAgentsTools(source: ToolSource, options: OpenAIAgentsToolsOptions = {}): OpenAIAgentsTool[] {
+/**
+ * The name the SDK gives a function tool: it turns every character outside `[a-zA-Z0-9]` into
+ * `_` (`get-sum` → `get_sum`). Done here so approvals are looked up under the name the SDK keeps.
+ */
+export function toFunctionToolName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9]/g, '_');
+}
+
+/** The tools of a source as Agents SDK function tools (names as {@link toFunctionToolName} makes them). */
+export function toOpenAIAgentsTools(
+  source: ToolSource,
+  options: OpenAIAgentsToolsOptions = {},
+): OpenAIAgentsTool[] {
   const available = toolsOf(source, options);
-  const selection = options.select === undefined ? undefined : createTurnSelection(() => available, options.select);
+  const selection =
+    options.select === undefined ? undefined : createTurnSelection(() => available, options.select);
   return available.map((registered) => {
     const adapter = toAdapterTool(registered, options);
+    const name = toFunctionToolName(adapter.name);
     return tool({
-      name: adapter.name,
+      name,
       description: adapter.description,
       parameters: adapter.inputSchema as never,
       strict: false,
@@ -65,7 +78,7 @@ export function toOpenAIAgentsTools(source: ToolSource, options: OpenAIAgentsToo
         const callId = details?.toolCall?.callId;
         // The SDK runs a tool that needed approval only once a person approved this very call.
         const approved =
-          callId !== undefined && runContext?.isToolApproved({ toolName: adapter.name, callId }) === true;
+          callId !== undefined && runContext?.isToolApproved({ toolName: name, callId }) === true;
         const content = await adapter.call(input, {
           ...(details?.signal === undefined ? {} : { signal: details.signal }),
           approved,

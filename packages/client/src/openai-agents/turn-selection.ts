@@ -55,7 +55,10 @@ export interface TurnSelection {
 }
 
 /** A selection over `available` (their public names) with `select`. */
-export function createTurnSelection(available: () => readonly RegisteredTool[], select: AdapterSelectOptions): TurnSelection {
+export function createTurnSelection(
+  available: () => readonly RegisteredTool[],
+  select: AdapterSelectOptions,
+): TurnSelection {
   const chosen = new WeakMap<RunContext<unknown>, { query: string; names: Promise<Set<string>> }>();
   return {
     async isSelected(runContext, agent, name) {
@@ -76,7 +79,9 @@ export function createTurnSelection(available: () => readonly RegisteredTool[], 
       if (entry === undefined || entry.query !== query) {
         entry = {
           query,
-          names: selectTools(available(), query, select).then((tools) => new Set(tools.map((tool) => tool.name))),
+          names: selectTools(available(), query, select).then(
+            (tools) => new Set(tools.map((tool) => tool.name)),
+          ),
         };
         chosen.set(runContext, entry);
       }
