@@ -77,8 +77,11 @@ export function toOpenAIAgentsTools(
       async execute(input, runContext, details) {
         const callId = details?.toolCall?.callId;
         // The SDK runs a tool that needed approval only once a person approved this very call.
+        // (Looked up only for tools that ask: most never do.)
         const approved =
-          callId !== undefined && runContext?.isToolApproved({ toolName: name, callId }) === true;
+          callId !== undefined &&
+          adapter.needsApproval() &&
+          runContext?.isToolApproved({ toolName: name, callId }) === true;
         const content = await adapter.call(input, {
           ...(details?.signal === undefined ? {} : { signal: details.signal }),
           approved,
