@@ -65,6 +65,13 @@ const steps: Step[] = [
       '2025-11-25, v2 pinned to 2026-07-28) list and call their tools on the same URL (those needing approval\n' +
       'are not exposed). A second gateway serves only discover_tools and what it finds.',
   },
+  {
+    example: 'openai-agents-agent',
+    title: 'The OpenAI Agents SDK',
+    shows:
+      'toOpenAIAgentsTools gives an Agents SDK Agent the namespaced tools; a memory write interrupts the run for\n' +
+      'approval and runs after state.approve; the connection as one MCP server hands the model an image input.',
+  },
 ];
 
 const bold = (text: string): string =>
