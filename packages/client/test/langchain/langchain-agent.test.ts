@@ -127,7 +127,7 @@ describe('toLangChainTools in LangGraph’s createReactAgent', () => {
     expect(imageArtifact.media).toEqual([expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
 
     const weather = toolMessages(model.turns[2]?.messages ?? [])[1];
-    expect((weather?.artifact as LangChainToolArtifact).structuredContent).toMatchObject({
+    expect((weather?.artifact as LangChainToolArtifact | undefined)?.structuredContent).toMatchObject({
       temperature: expect.any(Number),
     });
   });
