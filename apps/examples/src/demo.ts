@@ -58,6 +58,20 @@ const steps: Step[] = [
       '2025-11-25, v2 pinned to 2026-07-28) list and call their tools on the same URL (those needing approval\n' +
       'are not exposed). A second gateway serves only discover_tools and what it finds.',
   },
+  {
+    example: 'langchain-agent',
+    title: 'MCP tools in a LangGraph agent',
+    shows:
+      'toLangChainTools gives LangGraph’s createReactAgent the tools of two servers; results come back as\n' +
+      'ToolMessages (an image as an image block), and a tool that needs approval pauses the graph (interrupt).',
+  },
+  {
+    example: 'mastra-agent',
+    title: 'MCP tools in a Mastra agent',
+    shows:
+      'toMastraTools gives a Mastra Agent the same tools; an image reaches the model as a media part, and a\n' +
+      'tool that needs approval suspends the run (requireApproval) until approveToolCallGenerate.',
+  },
 ];
 
 const bold = (text: string): string =>
