@@ -6,11 +6,7 @@
  */
 
 import { ToolMessage } from '@langchain/core/messages';
-import {
-  type DynamicStructuredTool,
-  tool as langChainTool,
-  type ToolRunnableConfig,
-} from '@langchain/core/tools';
+import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { RegisteredTool, ToolResultContent, ToolResultPart } from '@switchboard/core';
 import { type AdapterToolOptions, toAdapterTool } from '../framework-adapter/adapter-tool.js';
 import { type ToolSource, type ToolSourceOptions, toolsOf } from '../framework-adapter/tool-source.js';
@@ -113,7 +109,10 @@ export function toLangChainTool(tool: RegisteredTool, options: LangChainToolsOpt
     }
     return [toLangChainContent(content), artifact] as const;
   };
-  return langChainTool(run, {
+  // The class, not the `tool()` helper: the helper runs each call inside its own AsyncLocalStorage
+  // scope and abort race, some 35 µs a call, and neither is needed here (the graph's scope already
+  // holds what `interrupt()` reads, and the signal reaches the MCP call, which rejects on abort).
+  return new DynamicStructuredTool({
     name: adapter.name,
     description: adapter.description,
     schema: adapter.inputSchema as Record<string, unknown>,
@@ -123,6 +122,7 @@ export function toLangChainTool(tool: RegisteredTool, options: LangChainToolsOpt
       tool: tool.originalName,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
     },
+    func: (input: unknown, _runManager: unknown, config?: ToolRunnableConfig) => run(input, config),
   }) as LangChainTool;
 }
 
