@@ -181,6 +181,41 @@ describe('switchboard tools / call / inspect against real servers', () => {
     expect(run.stdout).toContain('hi there');
   });
 
+  it('shows a long-running tool’s progress on stderr as it arrives, result on stdout', async () => {
+    const run = await sandbox.run([
+      'call',
+      'mcp__everything__trigger-long-running-operation',
+      '--args',
+      '{"duration":1,"steps":4}',
+      '--timeout',
+      '600',
+      '--config',
+      configFile,
+    ]);
+    expect(run.code).toBe(0);
+    // Not a terminal: one line per update, a bar because the server says the total.
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('['));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines.at(-1)).toMatch(/^\[#{24}\] 4\/4 100%/);
+    expect(lines[0]).toMatch(/^\[#*-+\] 1\/4 25%/);
+    expect(run.stdout).toMatch(/completed/i);
+    expect(run.stdout).not.toContain('4/4');
+  });
+
+  it('shows the server’s log messages during a call, naming the server', async () => {
+    const run = await sandbox.run([
+      'call',
+      'mcp__everything__toggle-simulated-logging',
+      '--yes',
+      '--config',
+      configFile,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^\[everything\] (debug|info|notice|warning|error|critical|alert|emergency): \w+[- ]level/im,
+    );
+  });
+
   it('says where invalid --args JSON broke, exit 2', async () => {
     const run = await sandbox.run([
       'call',

@@ -52,6 +52,10 @@ export const ClientErrorCode = {
   TaskFailed: 'TASK_FAILED',
   /** A task ended as `cancelled`. */
   TaskCancelled: 'TASK_CANCELLED',
+  /** No resource of that URI on these servers (none lists it or has a template that matches it). */
+  ResourceNotFound: 'RESOURCE_NOT_FOUND',
+  /** No prompt of that name on these servers. */
+  PromptNotFound: 'PROMPT_NOT_FOUND',
   /** A skill file failed verification against its listed entry (size, digest, frontmatter). */
   SkillInvalid: 'SKILL_INVALID',
 } as const;

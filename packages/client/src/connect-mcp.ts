@@ -3,7 +3,17 @@
  * namespaced and ready to execute — in one core registry.
  */
 
-import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  LoggingMessageNotification,
+  Progress,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/client';
 import {
   createToolRegistry,
   type Logger,
@@ -16,6 +26,7 @@ import {
 } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import { type ApprovalSetting, createSharedValidator } from './core-tool-steps.js';
+import { createCrossServerCatalog } from './cross-server-catalog.js';
 import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
@@ -59,6 +70,18 @@ export interface ConnectMcpOptions {
   initializeTimeoutMs?: number;
   /** Default request deadline (a server's `timeouts.callMs` wins). @default 60000 */
   requestTimeoutMs?: number;
+  /** Hard deadline of a tool call that keeps reporting progress (a server's `timeouts.maxTotalMs` wins). @default none */
+  maxTotalTimeoutMs?: number;
+  /**
+   * Receives the progress of every tool call that has no `onProgress` of its own. With it every
+   * call sends a progress token, and each progress restarts the call's deadline.
+   */
+  onProgress?: (server: string, tool: string, progress: Progress) => void;
+  /**
+   * Hides tools: `false` keeps a tool out of the registry (so out of selectors, gateways and
+   * models), on top of each server's `includeTools` / `excludeTools`.
+   */
+  toolFilter?: (tool: { server: string; name: string }) => boolean;
   /** Quiet period before refreshing tools after `list_changed`. @default 100 */
   listChangedDebounceMs?: number;
   /** Roots offered to every server. */
@@ -125,6 +148,16 @@ export interface McpConnection {
     args?: Record<string, unknown>,
     options?: CallToolOptions,
   ): Promise<CallToolResult>;
+  /** Resources of every connected server; URIs kept unless two servers list one (then `<server>+<uri>`), each with `_meta["switchboard/server"]`. */
+  listResources(): Promise<Resource[]>;
+  /** Resource templates of every connected server, named as `listResources` names URIs. */
+  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  /** Reads a resource by a listed URI (or `<server>+<uri>`, or a URI one server's template matches). */
+  readResource(uri: string): Promise<ReadResourceResult>;
+  /** Prompts of every connected server, namespaced like tools (`mcp__<server>__<prompt>`). */
+  listPrompts(): Promise<Prompt[]>;
+  /** Gets a prompt by its listed (namespaced) name. */
+  getPrompt(name: string, args?: Record<string, string>): Promise<GetPromptResult>;
   /** Adds a server at run time and connects it; rejects (and keeps nothing) when it cannot connect. */
   addServer(name: string, entry: ServerEntry): Promise<McpClient>;
   /** Closes a server and removes its tools; false when there is no such server. */
@@ -148,6 +181,7 @@ function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientO
   if (options.initializeTimeoutMs !== undefined)
     clientOptions.initializeTimeoutMs = options.initializeTimeoutMs;
   if (options.requestTimeoutMs !== undefined) clientOptions.requestTimeoutMs = options.requestTimeoutMs;
+  if (options.maxTotalTimeoutMs !== undefined) clientOptions.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
   if (options.listChangedDebounceMs !== undefined)
     clientOptions.listChangedDebounceMs = options.listChangedDebounceMs;
   if (options.roots) clientOptions.roots = options.roots;
@@ -157,6 +191,28 @@ function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientO
     clientOptions.applyElicitationDefaults = options.applyElicitationDefaults;
   if (options.auth) clientOptions.auth = options.auth;
   return clientOptions;
+}
+
+/** The client options of one server: the shared ones plus the callbacks that name the server. */
+function serverClientOptions(
+  name: string,
+  entry: ServerEntry,
+  base: McpClientOptions,
+  options: ConnectMcpOptions,
+): McpClientOptions {
+  const timeouts = entry.timeouts;
+  const ownTimeouts =
+    timeouts?.connectMs !== undefined || timeouts?.callMs !== undefined || timeouts?.maxTotalMs !== undefined;
+  if (!options.onLog && !options.onProgress && !ownTimeouts) return base;
+  const own: McpClientOptions = { ...base };
+  // The connection's deadlines are defaults: a server's own `timeouts` win.
+  if (timeouts?.connectMs !== undefined) own.initializeTimeoutMs = timeouts.connectMs;
+  if (timeouts?.callMs !== undefined) own.requestTimeoutMs = timeouts.callMs;
+  if (timeouts?.maxTotalMs !== undefined) own.maxTotalTimeoutMs = timeouts.maxTotalMs;
+  const { onLog, onProgress } = options;
+  if (onLog) own.onLog = (message: LoggingMessageNotification['params']) => onLog(name, message);
+  if (onProgress) own.onProgress = (tool, progress) => onProgress(name, tool, progress);
+  return own;
 }
 
 /** Connects many MCP servers in parallel and registers their tools. */
@@ -173,31 +229,28 @@ export async function connectMcp(
   const metrics = createMetricsRecorder();
   const recorder = createStoreRecorder(options.store, logger);
   const baseClientOptions = clientOptionsOf(options, logger);
-  const shared = (name: string): SharedServerSettings => ({
+  const shared = (name: string, entry: ServerEntry): SharedServerSettings => ({
     registry,
     validator,
     metrics,
     recorder,
     logger,
-    clientOptions: options.onLog
-      ? {
-          ...baseClientOptions,
-          onLog: (message: LoggingMessageNotification['params']) => options.onLog?.(name, message),
-        }
-      : baseClientOptions,
+    clientOptions: serverClientOptions(name, entry, baseClientOptions, options),
     supervision: { respawn: options.lazy !== true, ...options.supervision },
     approval: options.approval ?? 'annotations',
     ...(options.approve ? { approve: options.approve } : {}),
     rawResults: options.rawResults === true,
     ...(options.wrap ? { wrap: options.wrap } : {}),
     ...(options.afterToolCall ? { afterToolCall: options.afterToolCall } : {}),
+    ...(options.toolFilter ? { toolFilter: options.toolFilter } : {}),
     ...(options.onToolsChanged ? { onToolsChanged: options.onToolsChanged } : {}),
   });
   const validator = createSharedValidator();
 
   /** The servers of this connection by name: one record each. */
   const records = new Map<string, ServerRecord>();
-  for (const [name, entry] of entries) records.set(name, createServerRecord(name, entry, shared(name)));
+  for (const [name, entry] of entries)
+    records.set(name, createServerRecord(name, entry, shared(name, entry)));
 
   const tools: Record<string, RegisteredTool> = {};
   const unsubscribe = registry.subscribe((event) => {
@@ -273,9 +326,27 @@ export async function connectMcp(
     }
   }
 
+  const catalog = createCrossServerCatalog(
+    {
+      get servers() {
+        return [...records.keys()];
+      },
+      client: (server) => {
+        const client = records.get(server)?.connection.client();
+        return client?.connected === true ? client : undefined;
+      },
+    },
+    { logger, ...(options.naming ? { naming: options.naming } : {}) },
+  );
+
   return {
     tools,
     registry,
+    listResources: () => catalog.listResources(),
+    listResourceTemplates: () => catalog.listResourceTemplates(),
+    readResource: (uri) => catalog.readResource(uri),
+    listPrompts: () => catalog.listPrompts(),
+    getPrompt: (name, args) => catalog.getPrompt(name, args),
     get servers() {
       return [...records.keys()];
     },
@@ -323,7 +394,7 @@ export async function connectMcp(
         });
       }
       checkServerEntry(name, entry);
-      const record = createServerRecord(name, entry, shared(name));
+      const record = createServerRecord(name, entry, shared(name, entry));
       records.set(name, record);
       try {
         const client = await record.connection.ensureConnected();

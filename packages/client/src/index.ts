@@ -47,12 +47,14 @@ export type {
 export {
   addServer,
   claudeDesktopConfigPath,
+  clineSettingsPath,
   configEnvironmentVariable,
   configErrorCodes,
   defaultImportCandidates,
   expandVariables,
   findProjectDirectory,
   importConfig,
+  importFormats,
   loadConfig,
   normalizeTransportType,
   readConfigFile,
@@ -62,6 +64,21 @@ export {
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type { ApprovalSetting } from './core-tool-steps.js';
+export type {
+  CatalogSource,
+  CrossServerCatalog,
+  CrossServerCatalogOptions,
+  ExposedItem,
+} from './cross-server-catalog.js';
+export {
+  createCrossServerCatalog,
+  exposePromptNames,
+  exposeServerUris,
+  serverMetaKey,
+  serverOfPrefixedUri,
+  serverUriSeparator,
+  withServerMeta,
+} from './cross-server-catalog.js';
 export type { LoadedMcpTools, LoadMcpToolsOptions } from './load-mcp-tools.js';
 export { loadMcpTools } from './load-mcp-tools.js';
 export type {

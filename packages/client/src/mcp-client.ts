@@ -73,6 +73,16 @@ export interface McpClientOptions {
   probeTimeoutMs?: number;
   /** Default deadline of each request. @default entry.timeouts.callMs ?? 60000 */
   requestTimeoutMs?: number;
+  /**
+   * Hard deadline of a tool call that keeps reporting progress (progress restarts `requestTimeoutMs`).
+   * @default entry.timeouts.maxTotalMs ?? none
+   */
+  maxTotalTimeoutMs?: number;
+  /**
+   * Receives the progress of every tool call that has no `onProgress` of its own; with it, every
+   * call sends a progress token, so long-running tools report and keep their deadline alive.
+   */
+  onProgress?: (tool: string, progress: Progress) => void;
   /** Quiet period before refreshing tools after `notifications/tools/list_changed`. @default 100 */
   listChangedDebounceMs?: number;
   /** Roots offered to the server; the `roots` capability is declared only when given. */
@@ -109,7 +119,7 @@ export interface CallToolOptions extends CallServerRequestHandlers {
   timeoutMs?: number;
   /** Receives progress notifications (and, for a task, each change of its status). */
   onProgress?: (progress: Progress) => void;
-  /** Each progress notification restarts the deadline. @default false */
+  /** Each progress notification restarts the deadline (when there is a progress callback). @default true */
   resetTimeoutOnProgress?: boolean;
   /** Hard deadline even with progress (and for a task's whole run). */
   maxTotalTimeoutMs?: number;
@@ -211,6 +221,8 @@ interface ConnectSettings {
   redactor: Redactor;
   initializeTimeoutMs: number;
   requestTimeoutMs: number;
+  maxTotalTimeoutMs: number | undefined;
+  onProgress: ((tool: string, progress: Progress) => void) | undefined;
   target: string;
   custom: boolean;
   pin: string | undefined;
@@ -273,6 +285,8 @@ function connectSettings(
     redactor,
     initializeTimeoutMs: options.initializeTimeoutMs ?? entry?.timeouts?.connectMs ?? 30_000,
     requestTimeoutMs: options.requestTimeoutMs ?? entry?.timeouts?.callMs ?? 60_000,
+    maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? entry?.timeouts?.maxTotalMs,
+    onProgress: options.onProgress,
     target: entry ? (entry.command ? `"${entry.command}"` : describeUrl(entry.url)) : 'the given transport',
     custom: entry === undefined,
     pin: pin === undefined ? undefined : String(pin),
@@ -662,21 +676,34 @@ class ConnectedMcpClient implements McpClient {
   }
 
   /** The one translation of the call options into the SDK's request options. */
-  private requestOptions(callOptions: CallToolOptions): RequestOptions {
+  private requestOptions(callOptions: CallToolOptions, toolName?: string): RequestOptions {
+    const { onProgress: defaultProgress, maxTotalTimeoutMs: defaultMaxTotal } = this.settings;
     if (
       callOptions.signal === undefined &&
       callOptions.timeoutMs === undefined &&
       callOptions.onProgress === undefined &&
       callOptions.resetTimeoutOnProgress === undefined &&
-      callOptions.maxTotalTimeoutMs === undefined
+      callOptions.maxTotalTimeoutMs === undefined &&
+      (defaultProgress === undefined || toolName === undefined) &&
+      defaultMaxTotal === undefined
     ) {
       return this.defaultRequestOptions;
     }
     const result: RequestOptions = { timeout: callOptions.timeoutMs ?? this.settings.requestTimeoutMs };
     if (callOptions.signal) result.signal = callOptions.signal;
-    if (callOptions.onProgress) result.onprogress = callOptions.onProgress;
-    if (callOptions.resetTimeoutOnProgress) result.resetTimeoutOnProgress = true;
-    if (callOptions.maxTotalTimeoutMs !== undefined) result.maxTotalTimeout = callOptions.maxTotalTimeoutMs;
+    const onProgress =
+      callOptions.onProgress ??
+      (defaultProgress === undefined || toolName === undefined
+        ? undefined
+        : (progress: Progress) => defaultProgress(toolName, progress));
+    // A progress token is sent only with a progress callback (the SDK's rule); progress then
+    // restarts the deadline unless the caller said not to: a tool that reports is alive.
+    if (onProgress) {
+      result.onprogress = onProgress;
+      if (callOptions.resetTimeoutOnProgress !== false) result.resetTimeoutOnProgress = true;
+    }
+    const maxTotal = callOptions.maxTotalTimeoutMs ?? defaultMaxTotal;
+    if (maxTotal !== undefined) result.maxTotalTimeout = maxTotal;
     return result;
   }
 
@@ -693,12 +720,12 @@ class ConnectedMcpClient implements McpClient {
   /** Sends `tools/call` (through the call's own route when it has handlers of its own). */
   private sendToolCall(toolName: string, args: Record<string, unknown>, callOptions: CallToolOptions) {
     if (!callOptions.onElicitation && !callOptions.onSampling && !callOptions.onListRoots) {
-      return this.sendOnce(toolName, args, this.requestOptions(callOptions), true, false);
+      return this.sendOnce(toolName, args, this.requestOptions(callOptions, toolName), true, false);
     }
     // A fresh arguments object: its identity links a 2025-era server request to this call.
     const routedArgs = { ...args };
     const route = this.router.begin(toolName, callOptions, routedArgs);
-    const requestOptions = withCallRoute({ ...this.requestOptions(callOptions) }, route);
+    const requestOptions = withCallRoute({ ...this.requestOptions(callOptions, toolName) }, route);
     return this.sendOnce(toolName, routedArgs, requestOptions, true, true).finally(() =>
       this.router.end(route),
     );

@@ -11,8 +11,10 @@ export type ServerTransportType = 'stdio' | 'http' | 'streamable-http' | 'sse' |
 export interface ServerTimeouts {
   /** Connect + `initialize`. @default 30000 */
   connectMs?: number;
-  /** Each request (tool call, list...). @default 60000 */
+  /** Each request (tool call, list...) without progress; each progress notification restarts it. @default 60000 */
   callMs?: number;
+  /** Hard deadline of one tool call however much progress it reports. @default none */
+  maxTotalMs?: number;
 }
 
 /** One MCP server entry. */
@@ -31,6 +33,10 @@ export interface ServerEntry {
   timeouts?: ServerTimeouts;
   /** Approval policy for this server's tools (core's `createApprovalPolicy` input). */
   approval?: unknown;
+  /** Only these tools (original names or globs such as `read_*`) are used; the rest are hidden. @default every tool */
+  includeTools?: string[];
+  /** These tools (names or globs) are hidden: never registered, listed, selected or served. Wins over `includeTools`. */
+  excludeTools?: string[];
   /** `false` skips the server. @default true */
   enabled?: boolean;
   /** Protocol version offered at `initialize`. @default the SDK's latest */

@@ -6,7 +6,15 @@
  * counted, hooked and supervised like every call, with no approval, checks or wrapping.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { ArgumentValidator, Logger, ToolRegistry, WrapToolResultOptions } from '@switchboard/core';
+import {
+  type ArgumentValidator,
+  createToolFilter,
+  type Logger,
+  type ToolFilter,
+  type ToolRegistry,
+  type WrapToolResultOptions,
+} from '@switchboard/core';
+import { ClientError, ClientErrorCode } from './client-error.js';
 import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
 import type { CallToolOptions, McpClientOptions } from './mcp-client.js';
 import { type ApproveCallback, isRetrySafe, toToolInput } from './mcp-tool.js';
@@ -33,6 +41,8 @@ export interface SharedServerSettings {
   rawResults: boolean;
   wrap?: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
   afterToolCall?: AfterToolCallHook;
+  /** Hides tools of every server (after the entry's own `includeTools` / `excludeTools`). */
+  toolFilter?: (tool: { server: string; name: string }) => boolean;
   /** Told after a server's tools changed in the registry (an empty list once it is gone). */
   onToolsChanged?: (server: string, tools: ReturnType<ToolRegistry['list']>) => void;
 }
@@ -78,7 +88,9 @@ export function createServerRecord(
     validator: shared.validator,
     ...(shared.wrap ? { wrap: shared.wrap } : {}),
   });
-  const applyTools = (list: Tool[], restored = false): void => {
+  const visible = toolFilterOf(name, entry, shared.toolFilter);
+  const applyTools = (listed: Tool[], restored = false): void => {
+    const list = visible === undefined ? listed : listed.filter((tool) => visible(tool.name));
     const inputs = list.map((tool) =>
       toToolInput(tool, {
         server: name,
@@ -102,6 +114,7 @@ export function createServerRecord(
     args: Record<string, unknown>,
     options: CallToolOptions,
   ): Promise<CallToolResult> => {
+    if (visible !== undefined && !visible(tool)) throw hiddenToolError(name, tool);
     const counter = shared.metrics.counter(name, tool);
     const retrySafe = isRetrySafe(registry.getByOriginal(name, tool)?.annotations);
     const started = performance.now();
@@ -123,4 +136,29 @@ export function createServerRecord(
     },
   });
   return { name, entry, connection, applyTools, relay };
+}
+
+/** The entry's `includeTools` / `excludeTools` and the connection's filter, as one test (undefined: all kept). */
+function toolFilterOf(
+  server: string,
+  entry: ServerEntry,
+  connectionFilter: SharedServerSettings['toolFilter'],
+): ToolFilter | undefined {
+  const own = createToolFilter(
+    {
+      ...(entry.includeTools === undefined ? {} : { includeTools: entry.includeTools }),
+      ...(entry.excludeTools === undefined ? {} : { excludeTools: entry.excludeTools }),
+    },
+    `MCP server "${server}"`,
+  );
+  if (connectionFilter === undefined) return own;
+  return (tool) => (own === undefined || own(tool)) && connectionFilter({ server, name: tool });
+}
+
+function hiddenToolError(server: string, tool: string): ClientError {
+  return new ClientError({
+    code: ClientErrorCode.ToolNotFound,
+    message: `Tool "${tool}" of MCP server "${server}" is hidden by its includeTools / excludeTools; change the server's config to use it.`,
+    context: { server, tool },
+  });
 }

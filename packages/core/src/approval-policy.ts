@@ -3,6 +3,7 @@
  * refused. Annotations are hints from a server that may not be trusted, so the default errs
  * towards asking: MCP says a tool without annotations is assumed destructive.
  */
+import { compileNameGlob } from './name-glob.js';
 import { SwitchboardError } from './switchboard-error.js';
 import type { ToolAnnotations } from './tool-definition.js';
 
@@ -65,18 +66,6 @@ export interface ApprovalPolicy {
 
 const modes = ['annotations', 'always', 'never'] as const;
 
-function compileGlob(glob: string): RegExp {
-  const source = glob
-    .split('')
-    .map((character) => {
-      if (character === '*') return '.*';
-      if (character === '?') return '.';
-      return character.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
-    })
-    .join('');
-  return new RegExp(`^${source}$`);
-}
-
 interface CompiledRules {
   allow: Array<{ glob: string; pattern: RegExp }>;
   deny: Array<{ glob: string; pattern: RegExp }>;
@@ -101,7 +90,7 @@ function compileRules(server: string, rules: unknown): CompiledRules {
         context: { server, list },
       });
     }
-    compiled[list] = globs.map((glob) => ({ glob, pattern: compileGlob(glob) }));
+    compiled[list] = globs.map((glob) => ({ glob, pattern: compileNameGlob(glob) }));
   }
   return compiled;
 }

@@ -25,6 +25,7 @@ export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export { compileNameGlob } from './name-glob.js';
 export type {
   MaybePromise,
   RegistryStore,
@@ -63,6 +64,8 @@ export type {
   ToolApprovalState,
   ToolExecuteOptions,
 } from './tool-definition.js';
+export type { ToolFilter, ToolFilterOptions } from './tool-filter.js';
+export { createToolFilter } from './tool-filter.js';
 export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
 export type {
@@ -74,6 +77,13 @@ export type {
 } from './tool-registry.js';
 export { createToolRegistry } from './tool-registry.js';
 export type {
+  ToolResultContent,
+  ToolResultContentOptions,
+  ToolResultModality,
+  ToolResultPart,
+} from './tool-result-content.js';
+export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
+export type {
   ArgumentValidationResult,
   ArgumentValidator,
   ArgumentValidatorOptions,
@@ -83,13 +93,6 @@ export type {
 } from './validation/argument-validator.js';
 export { createArgumentValidator, schemaDialect } from './validation/argument-validator.js';
 export type { ValidationProblem } from './validation/validation-problem.js';
-export type {
-  ToolResultContent,
-  ToolResultContentOptions,
-  ToolResultModality,
-  ToolResultPart,
-} from './tool-result-content.js';
-export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
 export type {
   ToolResultAttachment,
   ToolResultParts,

@@ -71,7 +71,10 @@ function standIn(attachment: ToolResultAttachment, reason: 'modality' | 'budget'
 }
 
 /** Splits a tool result (an MCP `CallToolResult`, an error, or a local tool's value) into model parts. */
-export function toToolResultContent(result: unknown, options: ToolResultContentOptions = {}): ToolResultContent {
+export function toToolResultContent(
+  result: unknown,
+  options: ToolResultContentOptions = {},
+): ToolResultContent {
   const accepted = new Set(options.modalities ?? defaultModalities);
   const budget = options.maxMediaBytes ?? defaultMaxMediaBytes;
   const parts = wrapToolResult(result, {

@@ -33,6 +33,35 @@ async function connectClient(url: string): Promise<Client> {
 }
 
 describe('createGateway', () => {
+  test('never serves an upstream tool its entry hides (includeTools / excludeTools), nor relays a call of one', async () => {
+    const gateway = await createGateway({
+      config: {
+        mcpServers: {
+          everything: {
+            ...config.mcpServers.everything,
+            includeTools: ['echo', 'get-*'],
+            excludeTools: ['get-env'],
+          },
+        },
+      },
+    });
+    cleanups.push(() => gateway.close());
+    const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
+    cleanups.push(() => handle.close());
+    const client = await connectClient(handle.url as string);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('mcp__everything__echo');
+    expect(names).toContain('mcp__everything__get-sum');
+    expect(names).not.toContain('mcp__everything__get-env');
+    expect(names).not.toContain('mcp__everything__trigger-long-running-operation');
+    const hidden = await client.callTool({ name: 'mcp__everything__get-env', arguments: {} }).then(
+      (result) => result,
+      (error: unknown) => ({ thrown: String(error) }),
+    );
+    expect(JSON.stringify(hidden)).toMatch(/get-env/);
+    expect(JSON.stringify(hidden)).not.toMatch(/PATH/);
+  });
+
   test('serves an upstream server-everything namespaced over HTTP, with progress and /health', async () => {
     const gateway = await createGateway({ config });
     cleanups.push(() => gateway.close());

@@ -1,5 +1,6 @@
 /** `switchboard call <tool> --args '<json>'`: validates, asks for approval, calls, prints the result. */
 import { SwitchboardError } from '@switchboard/core';
+import { createCallProgress } from '../call-progress.js';
 import type { CliCommand } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createPalette } from '../cli-io.js';
@@ -12,8 +13,10 @@ const help = `Usage:
 
 Calls a tool by its namespaced name (see 'switchboard tools'). Arguments are validated against the
 tool's schema first. Tools that the approval policy marks 'ask' prompt for confirmation; --yes skips
-the prompt (needed when stdin is not a terminal). Prints the wrapped result; exit code 1 when the
-tool reports an error.`;
+the prompt (needed when stdin is not a terminal). While the tool runs, its progress (n/total and the
+server's message) and the server's log messages are shown on stderr; progress keeps the deadline
+(--timeout, default 60000) alive. Prints the wrapped result; exit code 1 when the tool reports an
+error.`;
 
 /** The `call` command. */
 export const callCommand: CliCommand = {
@@ -37,7 +40,9 @@ export const callCommand: CliCommand = {
 
     const config = await loadCliConfig(context);
     const palette = createPalette(context.io.stderr, context.io.env);
+    const reporter = createCallProgress(context.io);
     const connection = await connectServers(context, config.mcpServers, {
+      onLog: (server, message) => reporter.log(server, message),
       approve: async (prompt) => {
         if (context.values.yes === true) return true;
         if (!context.io.confirm) {
@@ -65,9 +70,12 @@ export const callCommand: CliCommand = {
           context: { tool: toolName },
         });
       }
-      const result = (await connection.callTool(toolName, args, {
-        ...(timeoutMs ? { timeoutMs } : {}),
-      })) as { status?: string; message?: string; error?: string };
+      const result = (await connection
+        .callTool(toolName, args, {
+          ...(timeoutMs ? { timeoutMs } : {}),
+          onProgress: (update) => reporter.progress(update),
+        })
+        .finally(() => reporter.done())) as { status?: string; message?: string; error?: string };
       if (context.global.json) printJson(context, result);
       else if (result.status === 'error')
         context.io.stderr.write(`${result.error ?? JSON.stringify(result)}\n`);

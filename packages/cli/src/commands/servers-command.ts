@@ -3,6 +3,7 @@ import {
   addServer,
   type ImportFormat,
   importConfig,
+  importFormats,
   readConfigFile,
   removeServer,
   type ServerConfig,
@@ -20,12 +21,10 @@ const help = `Usage:
   switchboard servers add <name> [--scope user|project] [--env K=V]... -- <command> [args…]
   switchboard servers add <name> --url URL [--type http|sse|ws] [--header K=V]... [--scope user|project]
   switchboard servers remove <name> [--scope user|project]
-  switchboard servers import --from claude-desktop|claude-code|cursor|vscode [--path FILE] [--overwrite]
+  switchboard servers import --from claude-desktop|claude-code|cursor|vscode|gemini-cli|cline [--path FILE] [--overwrite]
 
 Edits ~/.switchboard/mcp.json (--scope user, the default), ./.switchboard/mcp.json (--scope project)
 or the --config file. Comments and unknown fields are kept.`;
-
-const importFormats: ImportFormat[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode'];
 
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;

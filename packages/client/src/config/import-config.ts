@@ -16,13 +16,24 @@ import {
   describeLocation,
 } from './config-error.js';
 import type { VariableSource } from './expand-variables.js';
+import { mapHostServerKeys } from './host-server-keys.js';
 import { formatJsonPath, type JsoncDocument, type JsonPathSegment } from './jsonc-document.js';
 import { readJsoncFile } from './read-config-document.js';
 import type { ConfigSource, ServerConfig } from './server-config.js';
 import { validateConfigDocument } from './validate-server-config.js';
 
 /** Tools whose config files `importConfig` reads. */
-export type ImportFormat = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode';
+export type ImportFormat = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'gemini-cli' | 'cline';
+
+/** Every format `importConfig` reads. */
+export const importFormats: readonly ImportFormat[] = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'gemini-cli',
+  'cline',
+];
 
 /** A VS Code `inputs` entry (`promptString` or `pickString`). */
 export interface VsCodeInput {
@@ -97,6 +108,15 @@ export function claudeDesktopConfigPath(
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
 }
 
+/** Cline's `cline_mcp_settings.json`, in VS Code's global storage of the extension. */
+export function clineSettingsPath(home: string, platform: NodeJS.Platform, env: VariableSource): string {
+  const settings = ['globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'];
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Code', 'User', ...settings);
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code', 'User', ...settings);
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code', 'User', ...settings);
+}
+
 /** The files `importConfig` reads for a tool by default, in merge order (later wins). */
 export function defaultImportCandidates(
   from: ImportFormat,
@@ -149,6 +169,31 @@ export function defaultImportCandidates(
           workspaceFolder: cwd,
         },
       ];
+    case 'gemini-cli':
+      // Gemini CLI merges user settings, then the project's (project wins).
+      return [
+        {
+          path: join(home, '.gemini', 'settings.json'),
+          kind: 'user',
+          serversPath: ['mcpServers'],
+          workspaceFolder: cwd,
+        },
+        {
+          path: join(cwd, '.gemini', 'settings.json'),
+          kind: 'project',
+          serversPath: ['mcpServers'],
+          workspaceFolder: cwd,
+        },
+      ];
+    case 'cline':
+      return [
+        {
+          path: clineSettingsPath(home, options.platform, options.env),
+          kind: 'user',
+          serversPath: ['mcpServers'],
+          workspaceFolder: cwd,
+        },
+      ];
   }
 }
 
@@ -169,7 +214,7 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
-  const formats: ImportFormat[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode'];
+  const formats = importFormats;
   if (!formats.includes(options.from)) {
     throw new SwitchboardError({
       code: 'INVALID_ARGUMENT',
@@ -236,7 +281,7 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
     const parentPath = serversPath.slice(0, -1);
     const key = serversPath[serversPath.length - 1] as 'mcpServers' | 'servers';
     const validated = validateConfigDocument(
-      { [key]: servers },
+      { [key]: mapHostServerKeys(options.from, servers) },
       {
         issue: (path, message) => {
           const fullPath = [...parentPath, ...path];

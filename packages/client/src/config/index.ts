@@ -16,7 +16,13 @@ export type {
   InputResolver,
   VsCodeInput,
 } from './import-config.js';
-export { claudeDesktopConfigPath, defaultImportCandidates, importConfig } from './import-config.js';
+export {
+  claudeDesktopConfigPath,
+  clineSettingsPath,
+  defaultImportCandidates,
+  importConfig,
+  importFormats,
+} from './import-config.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { configEnvironmentVariable, findProjectDirectory, loadConfig } from './load-config.js';
 export type {

@@ -27,8 +27,10 @@ export type ApprovalConfig =
 export interface ServerTimeouts {
   /** Connect and initialize. @default 30000 */
   connectMs?: number;
-  /** One tool call. */
+  /** One tool call without progress; each progress notification restarts it. @default 60000 */
   callMs?: number;
+  /** Hard deadline of one tool call however much progress it reports. @default none */
+  maxTotalMs?: number;
 }
 
 /**
@@ -58,6 +60,10 @@ export type ServerConfig = {
   timeouts?: ServerTimeouts;
   /** Approval policy of this server's tools. */
   approval?: ApprovalConfig;
+  /** Only these tools (original names or globs such as `read_*`) are used; the rest are hidden. @default every tool */
+  includeTools?: string[];
+  /** These tools (names or globs) are hidden: never registered, listed, selected or served. Wins over `includeTools`. */
+  excludeTools?: string[];
   /** `false` keeps the entry in the config but does not connect it. @default true */
   enabled?: boolean;
   /** What the server is for (shown by tooling, used by tool selection). */

@@ -43,6 +43,8 @@ const knownKeys = new Set([
   'prefix',
   'timeouts',
   'approval',
+  'includeTools',
+  'excludeTools',
   'enabled',
   'disabled',
   'description',
@@ -259,15 +261,15 @@ export function validateServerEntry(
     if (!isRecord(raw.timeouts)) {
       local.issue(
         [...path, 'timeouts'],
-        `expected { "connectMs": 30000, "callMs": 60000 }, got ${describeType(raw.timeouts)}.`,
+        `expected { "connectMs": 30000, "callMs": 60000, "maxTotalMs": 600000 }, got ${describeType(raw.timeouts)}.`,
       );
     } else {
       const timeouts: NonNullable<ServerConfig['timeouts']> = {};
       for (const [key, value] of Object.entries(raw.timeouts)) {
-        if (key !== 'connectMs' && key !== 'callMs') {
+        if (key !== 'connectMs' && key !== 'callMs' && key !== 'maxTotalMs') {
           local.warn(
             [...path, 'timeouts', key],
-            'unknown timeout, ignored. Known timeouts: connectMs, callMs.',
+            'unknown timeout, ignored. Known timeouts: connectMs, callMs, maxTotalMs.',
           );
         } else if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
           local.issue(
@@ -285,6 +287,19 @@ export function validateServerEntry(
   if (raw.approval !== undefined) {
     const approval = parseApproval(raw.approval, [...path, 'approval'], local);
     if (approval !== undefined) config.approval = approval;
+  }
+
+  for (const key of ['includeTools', 'excludeTools'] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || value.some((glob) => typeof glob !== 'string' || glob === '')) {
+      local.issue(
+        [...path, key],
+        `expected an array of tool names or globs such as ["read_*", "search"], got ${describeType(value)}.`,
+      );
+    } else {
+      config[key] = [...value];
+    }
   }
 
   for (const key of ['enabled', 'disabled'] as const) {

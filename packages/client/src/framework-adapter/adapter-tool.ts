@@ -58,7 +58,8 @@ export interface AdapterTool {
 export function toObjectSchema(schema: JsonSchema | undefined): JsonSchema {
   if (schema === undefined || typeof schema !== 'object') return { type: 'object', properties: {} };
   if (schema.type === 'object' && typeof schema.properties === 'object') return schema;
-  if (schema.type === undefined || schema.type === 'object') return { ...schema, type: 'object', properties: schema.properties ?? {} };
+  if (schema.type === undefined || schema.type === 'object')
+    return { ...schema, type: 'object', properties: schema.properties ?? {} };
   return schema;
 }
 

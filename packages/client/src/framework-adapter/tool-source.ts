@@ -40,7 +40,9 @@ export interface ToolSourceOptions {
 
 function isSelection(source: readonly unknown[]): source is readonly { readonly tool: RegisteredTool }[] {
   const first = source[0] as { tool?: unknown; name?: unknown } | undefined;
-  return first !== undefined && typeof first.tool === 'object' && first.tool !== null && !('inputSchema' in first);
+  return (
+    first !== undefined && typeof first.tool === 'object' && first.tool !== null && !('inputSchema' in first)
+  );
 }
 
 /** The runnable tools of a source now, in its order. */

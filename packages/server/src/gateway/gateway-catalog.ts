@@ -6,7 +6,8 @@
  * notifications or 2026-07-28 `subscriptions/listen` streams) become events on the server's bus,
  * which reach 2025 sessions as notifications and modern clients on their listen streams.
  *
- * Naming (why):
+ * Naming (why; the rules are the client's `cross-server-catalog.ts`, so a URI or prompt name means
+ * the same through a gateway as on a `connectMcp` connection):
  * - Resource URIs are kept as the upstream gave them whenever exactly one upstream lists that URI
  *   (or that template): clients and models recognise `file:///…` or `memory://…`, templates stay
  *   valid RFC 6570 and completion refs keep working. Only a URI (or template) that two or more
@@ -31,8 +32,16 @@ import {
   type ServerEventBus,
   UriTemplate,
 } from '@modelcontextprotocol/server';
-import type { McpClient } from '@switchboard/client';
-import { createToolName, type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
+import {
+  exposePromptNames,
+  exposeServerUris,
+  type McpClient,
+  serverMetaKey,
+  serverOfPrefixedUri,
+  serverUriSeparator,
+  withServerMeta,
+} from '@switchboard/client';
+import { type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
 import type { CompletionArgument, PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { type UpstreamListKind, UpstreamLists } from './upstream-lists.js';
@@ -81,16 +90,14 @@ export interface GatewayCatalogOptions {
   logger: Logger;
 }
 
-/** The `_meta` key naming the upstream server of a listed resource, template or prompt. */
-export const upstreamMetaKey = 'switchboard/server';
+/** The `_meta` key naming the upstream server of a listed resource, template or prompt (the client's). */
+export const upstreamMetaKey = serverMetaKey;
 
 interface Route {
   server: string;
   /** The URI (or prompt name) as the upstream knows it. */
   upstream: string;
 }
-
-const serverPrefixSeparator = '+';
 
 /** The error of upstream `server` failing `operation` on `target`: its JSON-RPC code kept, the server named. */
 export function upstreamError(
@@ -164,7 +171,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   async listResources(): Promise<Resource[]> {
     if (!this.#options.resources) return [];
-    const entries = exposeUris(
+    const entries = exposeServerUris(
       await this.#gather('resources', (client) => client.listResources()),
       (resource) => resource.uri,
     );
@@ -177,7 +184,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.#options.resources) return [];
-    const entries = exposeUris(
+    const entries = exposeServerUris(
       await this.#gather('resourceTemplates', (client) => client.listResourceTemplates()),
       (template) => template.uriTemplate,
     );
@@ -245,13 +252,12 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   async listPrompts(): Promise<Prompt[]> {
     if (!this.#options.prompts) return [];
-    const entries = await this.#gather('prompts', (client) => client.listPrompts());
+    const entries = exposePromptNames(
+      await this.#gather('prompts', (client) => client.listPrompts()),
+      this.#options.naming,
+    );
     this.#promptRoutes.clear();
-    return entries.map(({ server, item }) => {
-      const base = createToolName({ server, tool: item.name }, this.#options.naming);
-      let name = base;
-      // Two prompts that sanitise to one name: later ones get a counter (stable in list order).
-      for (let suffix = 2; this.#promptRoutes.has(name); suffix++) name = `${base}_${suffix}`;
+    return entries.map(({ server, item, exposed: name }) => {
       this.#promptRoutes.set(name, { server, upstream: item.name });
       return { ...withServerMeta(item, server), name };
     });
@@ -365,7 +371,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   /** A subscribed upstream resource changed: tell the clients, under each URI it is served as. */
   #resourceUpdated(server: string, upstreamUri: string): void {
-    for (const uri of [upstreamUri, `${server}${serverPrefixSeparator}${upstreamUri}`]) {
+    for (const uri of [upstreamUri, `${server}${serverUriSeparator}${upstreamUri}`]) {
       if (this.#routeOf(uri)?.server === server) this.#options.bus.publish({ kind: 'resource_updated', uri });
     }
   }
@@ -388,12 +394,11 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
   #routeOf(uri: string): Route | undefined {
     const listed = this.#resourceRoutes.get(uri);
     if (listed !== undefined) return listed;
-    let best: string | undefined;
-    for (const server of this.#known.size > 0 ? this.#known.keys() : (this.#options.source.servers ?? [])) {
-      if (uri.startsWith(`${server}${serverPrefixSeparator}`) && server.length > (best?.length ?? -1))
-        best = server;
-    }
-    if (best !== undefined) return { server: best, upstream: uri.slice(best.length + 1) };
+    const prefixed = serverOfPrefixedUri(
+      uri,
+      this.#known.size > 0 ? this.#known.keys() : (this.#options.source.servers ?? []),
+    );
+    if (prefixed !== undefined) return { server: prefixed.server, upstream: prefixed.uri };
     for (const { template, route, prefixed } of this.#templateRoutes) {
       if (template.match(uri) === null) continue;
       return { server: route.server, upstream: prefixed ? uri.slice(route.server.length + 1) : uri };
@@ -430,25 +435,4 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     }
     return client;
   }
-}
-
-/** Exposed URIs: the upstream's own when unique among upstreams, else `<server>+<uri>`. */
-function exposeUris<T>(
-  entries: Array<{ server: string; item: T }>,
-  uriOf: (item: T) => string,
-): Array<{ server: string; item: T; exposed: string; prefixed: boolean }> {
-  const owners = new Map<string, Set<string>>();
-  for (const { server, item } of entries) {
-    const uri = uriOf(item);
-    owners.set(uri, (owners.get(uri) ?? new Set()).add(server));
-  }
-  return entries.map(({ server, item }) => {
-    const uri = uriOf(item);
-    const prefixed = (owners.get(uri)?.size ?? 0) > 1;
-    return { server, item, exposed: prefixed ? `${server}${serverPrefixSeparator}${uri}` : uri, prefixed };
-  });
-}
-
-function withServerMeta<T extends { _meta?: Record<string, unknown> }>(item: T, server: string): T {
-  return { ...item, _meta: { ...item._meta, [upstreamMetaKey]: server } };
 }

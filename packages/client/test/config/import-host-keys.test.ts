@@ -1,0 +1,149 @@
+/**
+ * The hosts' own keys for tool filtering, timeouts and auto-approval survive an import:
+ * Gemini CLI (includeTools/excludeTools, httpUrl, trust, timeout), Cline (autoApprove, timeout in
+ * seconds, disabled) and Claude Code (timeout). Fixtures are in each host's documented format.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clineSettingsPath, importConfig } from '../../src/config/import-config.js';
+import { connectMcp } from '../../src/index.js';
+import { serverScript } from '../helpers/servers.js';
+import { createTempDirectory, type TempDirectory } from './temp-directory.js';
+
+let temp: TempDirectory;
+let home: string;
+let cwd: string;
+
+beforeEach(async () => {
+  temp = await createTempDirectory();
+  home = join(temp.path, 'home');
+  cwd = join(temp.path, 'projects', 'shop');
+});
+
+afterEach(async () => {
+  await temp.remove();
+});
+
+describe('importing hosts’ tool, timeout and approval keys', () => {
+  it('Gemini CLI: user then project settings, includeTools/excludeTools kept, httpUrl, trust and timeout mapped', async () => {
+    await temp.write(
+      'home/.gemini/settings.json',
+      JSON.stringify({
+        theme: 'GitHub',
+        mcpServers: {
+          everything: {
+            command: process.execPath,
+            args: [serverScript('server-everything'), 'stdio'],
+            includeTools: ['echo', 'get-*'],
+            excludeTools: ['get-env'],
+            timeout: 15000,
+            trust: true,
+          },
+          remote: { url: 'http://127.0.0.1:9/sse' },
+        },
+      }),
+    );
+    await temp.write(
+      'projects/shop/.gemini/settings.json',
+      JSON.stringify({
+        mcpServers: { remote: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { 'X-Team': 'shop' } } },
+      }),
+    );
+    const imported = await importConfig({ from: 'gemini-cli', home, cwd });
+    expect(imported.sources.map((source) => source.kind)).toEqual(['user', 'project']);
+    expect(imported.mcpServers.everything).toMatchObject({
+      includeTools: ['echo', 'get-*'],
+      excludeTools: ['get-env'],
+      timeouts: { callMs: 15000 },
+      approval: 'never',
+    });
+    // The project's entry wins, and its httpUrl is Streamable HTTP.
+    expect(imported.mcpServers.remote).toEqual({
+      type: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: { 'X-Team': 'shop' },
+    });
+    expect(imported.warnings).toEqual([]);
+
+    // The filter works end to end: the hidden tools never reach the registry.
+    const connection = await connectMcp({ everything: imported.mcpServers.everything ?? {} });
+    try {
+      const names = connection.registry.list().map((tool) => tool.originalName);
+      expect(names).toContain('echo');
+      expect(names).not.toContain('get-env');
+      expect(names).not.toContain('trigger-long-running-operation');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('Gemini CLI: a bare url is legacy SSE', async () => {
+    const file = await temp.write(
+      'g.json',
+      JSON.stringify({ mcpServers: { old: { url: 'http://127.0.0.1:9/sse' } } }),
+    );
+    const imported = await importConfig({ from: 'gemini-cli', path: file, home, cwd });
+    expect(imported.mcpServers.old).toEqual({ type: 'sse', url: 'http://127.0.0.1:9/sse' });
+  });
+
+  it('Cline: autoApprove becomes approval.allow, timeout seconds become callMs, disabled is kept', async () => {
+    const path = clineSettingsPath(home, 'linux', {});
+    expect(path).toBe(
+      join(
+        home,
+        '.config',
+        'Code',
+        'User',
+        'globalStorage',
+        'saoudrizwan.claude-dev',
+        'settings',
+        'cline_mcp_settings.json',
+      ),
+    );
+    await temp.write(
+      path.slice(temp.path.length + 1),
+      JSON.stringify({
+        mcpServers: {
+          memory: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-memory'],
+            autoApprove: ['read_graph', 'search_nodes'],
+            timeout: 120,
+            disabled: false,
+          },
+          remote: { url: 'https://example.com/mcp', type: 'streamableHttp', disabled: true, autoApprove: [] },
+        },
+      }),
+    );
+    const imported = await importConfig({ from: 'cline', home, cwd, platform: 'linux', env: {} });
+    expect(imported.mcpServers.memory).toMatchObject({
+      approval: { allow: ['read_graph', 'search_nodes'] },
+      timeouts: { callMs: 120_000 },
+    });
+    expect(imported.mcpServers.memory?.enabled).not.toBe(false);
+    expect(imported.mcpServers.remote).toMatchObject({ type: 'http', enabled: false });
+    expect(imported.warnings).toEqual([]);
+  });
+
+  it('Claude Code: timeout (ms) becomes timeouts.callMs', async () => {
+    await temp.write(
+      'projects/shop/.mcp.json',
+      JSON.stringify({ mcpServers: { slow: { command: 'node', args: ['slow.js'], timeout: 300000 } } }),
+    );
+    const imported = await importConfig({ from: 'claude-code', home, cwd });
+    expect(imported.mcpServers.slow?.timeouts).toEqual({ callMs: 300000 });
+    expect(imported.warnings).toEqual([]);
+  });
+
+  it('a wrong-typed host key is reported with its file and path, not silently dropped', async () => {
+    const file = await temp.write(
+      'gemini.json',
+      JSON.stringify({ mcpServers: { bad: { command: 'node', includeTools: 'echo' } } }),
+    );
+    const imported = await importConfig({ from: 'gemini-cli', path: file, home, cwd });
+    expect(imported.mcpServers.bad).toBeUndefined();
+    expect(imported.warnings.join('\n')).toMatch(
+      /Skipped server "bad".*mcpServers\.bad\.includeTools.*array of tool names/,
+    );
+  });
+});
