@@ -72,6 +72,20 @@ const steps: Step[] = [
       'toOpenAIAgentsTools gives an Agents SDK Agent the namespaced tools; a memory write interrupts the run for\n' +
       'approval and runs after state.approve; the connection as one MCP server hands the model an image input.',
   },
+  {
+    example: 'langchain-agent',
+    title: 'MCP tools in a LangGraph agent',
+    shows:
+      'toLangChainTools gives LangGraph’s createReactAgent the tools of two servers; results come back as\n' +
+      'ToolMessages (an image as an image block), and a tool that needs approval pauses the graph (interrupt).',
+  },
+  {
+    example: 'mastra-agent',
+    title: 'MCP tools in a Mastra agent',
+    shows:
+      'toMastraTools gives a Mastra Agent the same tools; an image reaches the model as a media part, and a\n' +
+      'tool that needs approval suspends the run (requireApproval) until approveToolCallGenerate.',
+  },
 ];
 
 const bold = (text: string): string =>

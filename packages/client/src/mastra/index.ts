@@ -1,0 +1,12 @@
+/**
+ * Public API of @switchboard/client/mastra: MCP tools for Mastra agents. Any new export added here
+ * becomes public API: use named exports, not wildcards.
+ */
+
+export type {
+  MastraModelOutput,
+  MastraTool,
+  MastraToolOutput,
+  MastraToolsOptions,
+} from './to-mastra-tools.js';
+export { toMastraModelOutput, toMastraTool, toMastraTools } from './to-mastra-tools.js';
