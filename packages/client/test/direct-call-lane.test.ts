@@ -50,6 +50,26 @@ describe('the direct call lane', () => {
     expect(textOf(await client.callTool('slow', { steps: 2 }))).toBe('done after 2 steps');
   });
 
+  it('one signal shared by many calls (an agent run) cancels every call still pending, and only those', async () => {
+    const client = await modernHttpClient();
+    const before = slowCalls.cancelled;
+    const run = new AbortController();
+    // Calls that finished under the signal leave nothing behind that a later abort would touch.
+    expect(textOf(await client.callTool('slow', { steps: 2 }, { signal: run.signal }))).toBe('done after 2 steps');
+    expect(textOf(await client.callTool('slow', { steps: 1 }, { signal: run.signal }))).toBe('done after 1 steps');
+    const pending = [1, 2].map(() => client.callTool('slow', { steps: 500 }, { signal: run.signal }));
+    const other = client.callTool('slow', { steps: 3 }, { signal: new AbortController().signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    run.abort('user stopped the run');
+    for (const call of pending) await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(textOf(await other)).toBe('done after 3 steps');
+    await waitFor(() => slowCalls.cancelled >= before + 2, 5000);
+    // An aborted signal refuses a new call at once.
+    await expect(client.callTool('slow', { steps: 1 }, { signal: run.signal })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+  });
+
   it('modern HTTP: a deadline rejects with TIMEOUT and cancels the call on the server', async () => {
     const client = await modernHttpClient();
     const before = slowCalls.cancelled;
