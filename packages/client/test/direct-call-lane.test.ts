@@ -55,8 +55,12 @@ describe('the direct call lane', () => {
     const before = slowCalls.cancelled;
     const run = new AbortController();
     // Calls that finished under the signal leave nothing behind that a later abort would touch.
-    expect(textOf(await client.callTool('slow', { steps: 2 }, { signal: run.signal }))).toBe('done after 2 steps');
-    expect(textOf(await client.callTool('slow', { steps: 1 }, { signal: run.signal }))).toBe('done after 1 steps');
+    expect(textOf(await client.callTool('slow', { steps: 2 }, { signal: run.signal }))).toBe(
+      'done after 2 steps',
+    );
+    expect(textOf(await client.callTool('slow', { steps: 1 }, { signal: run.signal }))).toBe(
+      'done after 1 steps',
+    );
     const pending = [1, 2].map(() => client.callTool('slow', { steps: 500 }, { signal: run.signal }));
     const other = client.callTool('slow', { steps: 3 }, { signal: new AbortController().signal });
     await new Promise((resolve) => setTimeout(resolve, 50));

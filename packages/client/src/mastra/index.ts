@@ -3,6 +3,8 @@
  * becomes public API: use named exports, not wildcards.
  */
 
+export type { MastraPrepareStep, MastraPrepareStepOptions } from './create-mastra-prepare-step.js';
+export { createMastraPrepareStep, latestUserText } from './create-mastra-prepare-step.js';
 export type {
   MastraModelOutput,
   MastraTool,

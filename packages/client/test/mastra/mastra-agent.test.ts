@@ -6,7 +6,7 @@ import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
-import { type MastraToolOutput, toMastraTools } from '../../src/mastra/index.js';
+import { createMastraPrepareStep, type MastraToolOutput, toMastraTools } from '../../src/mastra/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
@@ -166,5 +166,50 @@ describe('toMastraTools in a Mastra Agent', () => {
     abort.abort();
     await run;
     await waitFor(() => slowCalls.cancelled > before.cancelled, 10_000, 'the server to see the cancellation');
+  });
+
+  it('offers per step only the tools selected for the latest user message (prepareStep → activeTools)', async () => {
+    const dir = temporaryDirectory();
+    const connection = await connect(
+      { everything: everythingStdio(), memory: memoryStdio(join(dir, 'memory.jsonl')) },
+      { approval: 'never' },
+    );
+    const queries: string[] = [];
+    // The neighbour: a selector matching query words against tool names (a stand-in for the embedding selector).
+    const selector = {
+      async select(query: string) {
+        queries.push(query);
+        const words = query
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((word) => word.length > 2);
+        return Object.values(connection.tools)
+          .filter((tool) => words.some((word) => tool.originalName.includes(word)))
+          .map((tool) => ({ tool }));
+      },
+    };
+    const { model, prompts } = createScriptedModel([
+      { toolCalls: [{ name: 'mcp__everything__get-sum', args: { a: 20, b: 22 } }] },
+      { text: 'It is 42.' },
+    ]);
+    const agent = new Agent({
+      id: 'select',
+      name: 'select',
+      instructions: 'Use tools.',
+      model,
+      tools: toMastraTools(connection),
+    });
+    const result = await agent.generate('Compute the sum of 20 and 22', {
+      prepareStep: createMastraPrepareStep(connection, { select: { selector } }),
+    });
+    expect(result.text).toBe('It is 42.');
+    const offered = prompts.map((prompt) => (prompt.tools ?? []).map((tool) => tool.name).sort());
+    // Only the tool whose name the request names: not the other 20-odd tools of the two servers.
+    expect(offered[0]).toEqual(['mcp__everything__get-sum']);
+    expect(offered[1]).toEqual(['mcp__everything__get-sum']);
+    expect(Object.keys(toMastraTools(connection)).length).toBeGreaterThan(10);
+    // One selection for the turn: its steps reuse it.
+    expect(queries).toEqual(['Compute the sum of 20 and 22']);
+    expect(JSON.stringify(result.toolResults[0]?.payload.result)).toContain('42');
   });
 });
