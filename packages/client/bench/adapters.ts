@@ -12,9 +12,12 @@
  * - `openai-agents-mcp`: `callTool` of the connection as an Agents SDK MCP server;
  * - `mastra`: the Mastra tool's `execute`, as Mastra's agent loop calls it.
  *
- * The frameworks' own invocation is not the adapter's to save, so two floors are measured too: a
- * hand-written LangChain tool and a hand-written Agents SDK tool that call `execute` and return
- * its text (`*-floor`). `overAdapterFloor` = adapter p50 / its floor p50 is the adapter's share.
+ * The frameworks' own invocation is not the adapter's to save, so floors are measured too: a
+ * hand-written LangChain, Agents SDK and Mastra tool that calls `execute` and returns its text
+ * (`*-floor`). `overAdapterFloor` = adapter p50 / its floor p50 is the adapter's share. (On this
+ * VM a framework's invocation costs far more between pipe round trips than in a hot in-process
+ * loop: LangChain's `invoke` spends ~53 µs before it calls the tool there against ~11 µs in the
+ * loop, with no timer or I/O yield in between — code and cache cost of a large framework.)
  *
  * Over a pipe the server and the machine dominate, so `adapterOnly` times each side on an
  * in-process tool that answers at once (mean µs per call): the work the adapter itself adds.
@@ -23,6 +26,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamicStructuredTool } from '@langchain/core/tools';
+import { createTool } from '@mastra/core/tools';
 import { tool as agentsTool, invokeFunctionTool, RunContext } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
 
@@ -103,7 +107,13 @@ function sidesOf(
     });
 
   const mastraExecute = toMastraTool(registered).execute;
-  if (mastraExecute === undefined) throw new Error('no Mastra tool');
+  const mastraFloor = createTool({
+    id: 'echo_floor',
+    description: registered.description || 'echo',
+    inputSchema: registered.inputSchema as never,
+    execute: async (input: unknown) => JSON.stringify(await execute(input as Record<string, unknown>)),
+  }).execute;
+  if (mastraExecute === undefined || mastraFloor === undefined) throw new Error('no Mastra tool');
 
   const sides: Record<string, Call> = {
     direct: () => execute(args),
@@ -117,6 +127,7 @@ function sidesOf(
     'openai-agents': invoke(functionTool),
     'openai-agents-floor': invoke(agentsFloor as never),
     mastra: () => mastraExecute(args, { toolCallId: `call_${++id}`, messages: [] } as never),
+    'mastra-floor': () => mastraFloor(args as never, { toolCallId: `call_${++id}`, messages: [] } as never),
   };
   if (mcpServer) sides['openai-agents-mcp'] = () => mcpServer.callTool(registered.name, args);
   return sides;
