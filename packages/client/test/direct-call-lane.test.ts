@@ -74,6 +74,19 @@ describe('the direct call lane', () => {
     });
   });
 
+  it('an abort right after the call starts (before its fresh signal is watched) still cancels it on the server', async () => {
+    const client = await modernHttpClient();
+    const before = slowCalls.cancelled;
+    const abort = new AbortController();
+    const call = client.callTool('slow', { steps: 500 }, { signal: abort.signal });
+    abort.abort('changed my mind');
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    await waitFor(() => slowCalls.cancelled > before, 5000);
+    expect(
+      textOf(await client.callTool('slow', { steps: 1 }, { signal: new AbortController().signal })),
+    ).toBe('done after 1 steps');
+  });
+
   it('modern HTTP: a deadline rejects with TIMEOUT and cancels the call on the server', async () => {
     const client = await modernHttpClient();
     const before = slowCalls.cancelled;

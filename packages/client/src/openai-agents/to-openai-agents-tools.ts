@@ -65,8 +65,9 @@ export function toOpenAIAgentsTools(
       description: adapter.description,
       parameters: adapter.inputSchema as never,
       strict: false,
-      // Asked anew for each call: the policy may change while a connection lives.
-      needsApproval: async () => adapter.needsApproval(),
+      // A tool record's policy decision is made once (mcp-tool.ts), so a plain boolean: the SDK
+      // then skips its per-call approval step for the tools that never ask.
+      needsApproval: adapter.needsApproval(),
       ...(selection === undefined
         ? {}
         : {
