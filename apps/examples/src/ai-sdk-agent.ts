@@ -2,7 +2,9 @@
  * Example — the Vercel AI SDK: MCP servers' tools in the AI SDK's own `generateText` loop through
  * `@switchboard/client/ai-sdk`. One turn sums two numbers and looks at an image (the image
  * reaches the model as an image part); a second turn asks to delete a memory, which the AI SDK's
- * approval path stops until a person says yes. Offline with a scripted model; with
+ * approval path stops until a person says yes; a third turn runs with per-step tool selection (a
+ * real `createToolSelector` of @switchboard/tool-selection through `createAISDKPrepareStep`), so the
+ * model is offered only the tools that fit the request. Offline with a scripted model; with
  * AI_GATEWAY_API_KEY set it runs on a real model through the AI SDK's gateway (AI_MODEL, default
  * openai/gpt-4o-mini) and no new package.
  */
@@ -10,7 +12,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectMcp } from '@switchboard/client';
-import { toAISDKTools } from '@switchboard/client/ai-sdk';
+import { createAISDKPrepareStep, toAISDKTools } from '@switchboard/client/ai-sdk';
+import { createDiscoverToolsTool, createToolSelector } from '@switchboard/tool-selection';
 import {
   generateText,
   type LanguageModel,
@@ -46,9 +49,13 @@ const say = (text: string): Reply => ({
 });
 
 /** An offline model that answers as a real one would, reading the tool results it was sent. */
+/** The tool names the model was offered on each step (the scripted model records them). */
+const offered: string[][] = [];
+
 function scriptedModel(): LanguageModel {
   return new MockLanguageModelV3({
-    doGenerate: async ({ prompt }) => {
+    doGenerate: async ({ prompt, tools }) => {
+      offered.push((tools ?? []).map((tool) => tool.name));
       const results = prompt.flatMap((message) =>
         message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
       );
@@ -63,6 +70,10 @@ function scriptedModel(): LanguageModel {
         );
       }
       const sum = results.find((part) => part.toolName === 'mcp__everything__get-sum');
+      if (asked.startsWith('Add')) {
+        if (sum === undefined) return callTools(['mcp__everything__get-sum', { a: 40, b: 2 }]);
+        return say(`40 + 2 = ${sum.output.type === 'text' ? /(-?\d+)\D*$/.exec(sum.output.value)?.[1] : '?'}.`);
+      }
       const image = results.find((part) => part.toolName === 'mcp__everything__get-tiny-image');
       if (sum === undefined || image === undefined) {
         return callTools(
@@ -132,6 +143,30 @@ try {
   console.log(`answer: ${done.text}`);
   const graph = JSON.stringify(await mcp.callTool('mcp__memory__read_graph', {}));
   console.log(`memory still holds Switchboard: ${graph.includes('Switchboard')}`);
+
+  // Turn three: per-step selection. A real selector follows the connection's registry (BM25, and
+  // embeddings when a model is at hand); each step offers only its picks and discover_tools.
+  const selector = createToolSelector({ registry: mcp.registry });
+  mcp.registry.register(createDiscoverToolsTool(selector));
+  await selector.ready();
+  const options = { select: { selector, k: 3 } };
+  const before = offered.length;
+  const selected = await generateText({
+    model,
+    // The registry, not the connection: it also holds discover_tools, a local tool.
+    tools: toAISDKTools(mcp.registry, options),
+    prepareStep: createAISDKPrepareStep(mcp.registry, options),
+    stopWhen: stepCountIs(4),
+    prompt: 'Add the numbers 40 and 2 (their sum).',
+  });
+  const firstStep = offered[before] ?? [];
+  if (!gatewayKey) {
+    console.log(
+      `with selection, step 1 offered ${firstStep.length} of ${mcp.registry.list().length} tools: ${firstStep.join(', ')}`,
+    );
+  }
+  console.log(`answer: ${selected.text}`);
+  await selector.close();
 } finally {
   await mcp.close();
   await rm(folder, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runExample } from './run-example.js';
 
 describe('ai-sdk-agent example', () => {
-  it('runs MCP tools in the AI SDK loop: a sum, an image part, and a deletion after approval', async () => {
+  it('runs MCP tools in the AI SDK loop: a sum, an image part, a deletion after approval, and per-step selection', async () => {
     const { stdout, stderr, exitCode } = await runExample('ai-sdk-agent');
     expect(exitCode, stderr).toBe(0);
     expect(stdout).toContain('model: scripted offline model');
@@ -15,5 +15,12 @@ describe('ai-sdk-agent example', () => {
     );
     expect(stdout).toContain('answer: Forgotten.');
     expect(stdout).toContain('memory still holds Switchboard: false');
+    // Per-step selection with the real selector: a few tools, the one needed and discover_tools among them.
+    const selection = /with selection, step 1 offered (\d+) of (\d+) tools: (.*)/.exec(stdout);
+    expect(Number(selection?.[1])).toBeLessThanOrEqual(4);
+    expect(Number(selection?.[2])).toBeGreaterThan(20);
+    expect(selection?.[3]).toContain('mcp__everything__get-sum');
+    expect(selection?.[3]).toContain('discover_tools');
+    expect(stdout).toContain('answer: 40 + 2 = 42.');
   });
 });

@@ -1,14 +1,18 @@
 /**
  * Where a framework adapter takes its tools from: a `connectMcp` connection (or `loadMcpTools`
- * result), a list of registered tools, or a tool selection. A connection is read anew on each
- * call, so the adapters follow `list_changed` and servers added at run time.
+ * result), a registry, a list of registered tools, or a tool selection. A connection or registry
+ * is read anew on each call, so the adapters follow `list_changed` and servers added at run time.
  */
 
 import type { RegisteredTool } from '@switchboard/core';
 
-/** Tools an adapter offers. */
+/**
+ * Tools an adapter offers: a connection (its servers' tools), a registry (every tool in it, local
+ * ones such as `discover_tools` included: `connection.registry`), a list, or a selection.
+ */
 export type ToolSource =
   | { readonly tools: Readonly<Record<string, RegisteredTool>> }
+  | { list(): RegisteredTool[] }
   | readonly RegisteredTool[]
   | readonly { readonly tool: RegisteredTool }[];
 
@@ -52,6 +56,8 @@ export function toolsOf(source: ToolSource, options: ToolSourceOptions = {}): Re
     tools = isSelection(source)
       ? source.map((entry) => entry.tool)
       : [...(source as readonly RegisteredTool[])];
+  } else if (typeof (source as { list?: unknown }).list === 'function') {
+    tools = (source as { list(): RegisteredTool[] }).list();
   } else {
     tools = Object.values((source as { tools: Record<string, RegisteredTool> }).tools);
   }
