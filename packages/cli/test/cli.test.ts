@@ -136,10 +136,36 @@ describe('switchboard servers', () => {
     expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.memory.command).toBe('npx');
   });
 
+  it('imports a Codex config.toml, keeping its tool filter and timeouts', async () => {
+    const source = join(sandbox.root, 'codex-config.toml');
+    writeFileSync(
+      source,
+      '[mcp_servers.memory]\ncommand = "npx"\nargs = ["-y", "@modelcontextprotocol/server-memory"]\nenabled_tools = ["read_graph"]\ntool_timeout_sec = 30\n',
+    );
+    const target = join(sandbox.root, 'imported-codex.json');
+    const run = await sandbox.run([
+      'servers',
+      'import',
+      '--from',
+      'codex',
+      '--path',
+      source,
+      '--config',
+      target,
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.memory).toMatchObject({
+      command: 'npx',
+      includeTools: ['read_graph'],
+      timeouts: { callMs: 30_000 },
+    });
+  });
+
   it('refuses an unknown import format with usage, exit 2', async () => {
     const run = await sandbox.run(['servers', 'import', '--from', 'emacs']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('claude-desktop');
+    expect(run.stderr).toContain('codex');
   });
 });
 

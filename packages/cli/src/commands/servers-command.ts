@@ -21,7 +21,7 @@ const help = `Usage:
   switchboard servers add <name> [--scope user|project] [--env K=V]... -- <command> [args…]
   switchboard servers add <name> --url URL [--type http|sse|ws] [--header K=V]... [--scope user|project]
   switchboard servers remove <name> [--scope user|project]
-  switchboard servers import --from claude-desktop|claude-code|cursor|vscode|gemini-cli|cline [--path FILE] [--overwrite]
+  switchboard servers import --from claude-desktop|claude-code|cursor|vscode|gemini-cli|cline|codex [--path FILE] [--overwrite]
 
 Edits ~/.switchboard/mcp.json (--scope user, the default), ./.switchboard/mcp.json (--scope project)
 or the --config file. Comments and unknown fields are kept.`;

@@ -16,6 +16,8 @@ import {
 export const configErrorCodes = {
   /** The text is not valid JSON(C); the message has line and column. */
   invalidJson: 'CONFIG_INVALID_JSON',
+  /** The text is not valid TOML (Codex's config); the message has line and column. */
+  invalidToml: 'CONFIG_INVALID_TOML',
   /** The JSON is valid but its shape is not; the message has JSON paths. */
   invalid: 'CONFIG_INVALID',
   /** A `${VAR}` without default refers to an unset variable. */

@@ -23,7 +23,14 @@ import type { ConfigSource, ServerConfig } from './server-config.js';
 import { validateConfigDocument } from './validate-server-config.js';
 
 /** Tools whose config files `importConfig` reads. */
-export type ImportFormat = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'gemini-cli' | 'cline';
+export type ImportFormat =
+  | 'claude-desktop'
+  | 'claude-code'
+  | 'cursor'
+  | 'vscode'
+  | 'gemini-cli'
+  | 'cline'
+  | 'codex';
 
 /** Every format `importConfig` reads. */
 export const importFormats: readonly ImportFormat[] = [
@@ -33,6 +40,7 @@ export const importFormats: readonly ImportFormat[] = [
   'vscode',
   'gemini-cli',
   'cline',
+  'codex',
 ];
 
 /** A VS Code `inputs` entry (`promptString` or `pickString`). */
@@ -185,6 +193,22 @@ export function defaultImportCandidates(
           workspaceFolder: cwd,
         },
       ];
+    case 'codex':
+      // Codex reads $CODEX_HOME/config.toml (~/.codex by default), then a project's .codex/config.toml.
+      return [
+        {
+          path: join(options.env.CODEX_HOME ?? join(home, '.codex'), 'config.toml'),
+          kind: 'user',
+          serversPath: ['mcp_servers'],
+          workspaceFolder: cwd,
+        },
+        {
+          path: join(cwd, '.codex', 'config.toml'),
+          kind: 'project',
+          serversPath: ['mcp_servers'],
+          workspaceFolder: cwd,
+        },
+      ];
     case 'cline':
       return [
         {
@@ -226,7 +250,8 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
   let candidates: ImportCandidate[];
   if (options.path !== undefined) {
     const path = resolve(cwd, options.path);
-    const serversPath = options.from === 'vscode' ? ['servers'] : ['mcpServers'];
+    const serversPath =
+      options.from === 'vscode' ? ['servers'] : options.from === 'codex' ? ['mcp_servers'] : ['mcpServers'];
     // A project file's ${workspaceFolder} is the folder holding `.vscode/` or `.cursor/`.
     const parent = dirname(path);
     const workspaceFolder = /[\\/]\.(vscode|cursor)$/.test(parent) ? dirname(parent) : parent;
@@ -253,7 +278,12 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
   let foundAny = false;
 
   for (const candidate of candidates) {
-    if (!documents.has(candidate.path)) documents.set(candidate.path, await readJsoncFile(candidate.path));
+    if (!documents.has(candidate.path)) {
+      documents.set(
+        candidate.path,
+        await readJsoncFile(candidate.path, options.from === 'codex' ? 'toml' : 'jsonc'),
+      );
+    }
     const document = documents.get(candidate.path);
     if (!document) continue;
     foundAny = true;
@@ -279,12 +309,30 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
     const issues: ConfigIssue[] = [];
     const skipped = new Map<string, string[]>();
     const parentPath = serversPath.slice(0, -1);
-    const key = serversPath[serversPath.length - 1] as 'mcpServers' | 'servers';
+    // The host's own key (Codex: `mcp_servers`) in paths, the validator's name for it inside.
+    const hostKey = serversPath[serversPath.length - 1] as string;
+    const key = hostKey === 'servers' ? 'servers' : 'mcpServers';
+    const mapped = mapHostServerKeys(options.from, servers);
+    // A key the mapping renamed is reported under the host's name for it, where the file has it.
+    const pathOf = (path: JsonPathSegment[]) => {
+      const [, server, field, ...rest] = path;
+      const hostField =
+        typeof server === 'string' && typeof field === 'string'
+          ? (mapped.renamed[server]?.[field] ?? field)
+          : field;
+      return [
+        ...parentPath,
+        hostKey,
+        ...(server === undefined ? [] : [server]),
+        ...(hostField === undefined ? [] : [hostField]),
+        ...rest,
+      ];
+    };
     const validated = validateConfigDocument(
-      { [key]: mapHostServerKeys(options.from, servers) },
+      { [key]: mapped.servers },
       {
         issue: (path, message) => {
-          const fullPath = [...parentPath, ...path];
+          const fullPath = pathOf(path);
           const name = path[1];
           if (typeof name !== 'string') issues.push({ path: fullPath, message });
           else {
@@ -296,7 +344,7 @@ export async function importConfig(options: ImportConfigOptions): Promise<Import
           }
         },
         warn: (path, message) => {
-          const fullPath = [...parentPath, ...path];
+          const fullPath = pathOf(path);
           result.warnings.push(
             `${formatJsonPath(fullPath)} (${describeLocation(candidate.path, document, fullPath)}): ${message}`,
           );

@@ -11,10 +11,14 @@ import {
   describeLocation,
 } from './config-error.js';
 import { formatJsonPath, type JsoncDocument, parseJsonc } from './jsonc-document.js';
+import { parseTomlDocument } from './toml-document.js';
 import { type ValidatedDocument, validateConfigDocument } from './validate-server-config.js';
 
-/** Reads and parses a JSONC file; undefined when it does not exist. */
-export async function readJsoncFile(file: string): Promise<JsoncDocument | undefined> {
+/** Reads and parses a JSONC file (or, with `format: 'toml'`, a TOML one); undefined when it does not exist. */
+export async function readJsoncFile(
+  file: string,
+  format: 'jsonc' | 'toml' = 'jsonc',
+): Promise<JsoncDocument | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -28,7 +32,7 @@ export async function readJsoncFile(file: string): Promise<JsoncDocument | undef
       cause: error,
     });
   }
-  return parseJsonc(text, file);
+  return format === 'toml' ? parseTomlDocument(text, file) : parseJsonc(text, file);
 }
 
 /** Validates a parsed document, throwing one `CONFIG_INVALID` error with every issue; returns warnings as text. */

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
 /**
  * The hosts' own keys for tool filtering, timeouts and auto-approval survive an import:
  * Gemini CLI (includeTools/excludeTools, httpUrl, trust, timeout), Cline (autoApprove, timeout in
@@ -144,6 +145,78 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
     expect(imported.mcpServers.bad).toBeUndefined();
     expect(imported.warnings.join('\n')).toMatch(
       /Skipped server "bad".*mcpServers\.bad\.includeTools.*array of tool names/,
+    );
+  });
+
+  it('Codex: config.toml [mcp_servers.NAME] tables, enabled_tools/disabled_tools, timeouts in seconds, env headers kept as references', async () => {
+    await temp.write(
+      'home/.codex/config.toml',
+      [
+        '# Codex config (https://github.com/openai/codex/blob/main/docs/config.md)',
+        'model = "gpt-5-codex"',
+        '',
+        '[mcp_servers.everything]',
+        `command = ${JSON.stringify(process.execPath)}`,
+        `args = [${JSON.stringify(serverScript('server-everything'))}, "stdio"]`,
+        'enabled_tools = ["echo", "get-*"]',
+        'disabled_tools = ["get-env"]',
+        'startup_timeout_sec = 20',
+        'tool_timeout_sec = 90',
+        '',
+        '[mcp_servers.everything.env]',
+        'LOG_LEVEL = "info"',
+        '',
+        '[mcp_servers.docs]',
+        'url = "https://mcp.example.com/mcp"',
+        'bearer_token_env_var = "DOCS_TOKEN"',
+        'env_http_headers = { "X-Team" = "TEAM_ID" }',
+        'enabled = false',
+      ].join('\n'),
+    );
+    const imported = await importConfig({ from: 'codex', home, cwd, env: {} });
+    expect(imported.mcpServers.everything).toMatchObject({
+      includeTools: ['echo', 'get-*'],
+      excludeTools: ['get-env'],
+      timeouts: { connectMs: 20_000, callMs: 90_000 },
+      env: { LOG_LEVEL: 'info' },
+    });
+    expect(imported.mcpServers.docs).toEqual({
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { 'X-Team': '${TEAM_ID}', Authorization: 'Bearer ${DOCS_TOKEN}' },
+      enabled: false,
+    });
+    expect(imported.warnings).toEqual([]);
+
+    const connection = await connectMcp({ everything: imported.mcpServers.everything ?? {} });
+    try {
+      const names = connection.registry.list().map((tool) => tool.originalName);
+      expect(names).toContain('get-sum');
+      expect(names).not.toContain('get-env');
+      expect(names).not.toContain('echo-not-there');
+      expect(names.every((name) => name === 'echo' || name.startsWith('get-'))).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('Codex: a TOML syntax error names file, line and column; a bad value names its line and key', async () => {
+    const broken = await temp.write('broken.toml', '[mcp_servers.a]\ncommand = "node"\nargs = ["x",\n');
+    const error = await importConfig({ from: 'codex', path: broken, home, cwd }).then(
+      () => undefined,
+      (caught: unknown) => caught as { code?: string; message: string },
+    );
+    expect(error?.code).toBe('CONFIG_INVALID_TOML');
+    expect(error?.message).toMatch(/broken\.toml:\d+:\d+/);
+
+    const bad = await temp.write(
+      'bad.toml',
+      '[mcp_servers.good]\ncommand = "node"\n\n[mcp_servers.bad]\ncommand = "node"\nenabled_tools = "echo"\n',
+    );
+    const imported = await importConfig({ from: 'codex', path: bad, home, cwd });
+    expect(Object.keys(imported.mcpServers)).toEqual(['good']);
+    expect(imported.warnings.join('\n')).toMatch(
+      /Skipped server "bad".*mcp_servers\.bad\.enabled_tools \(.*bad\.toml:6:1\)/,
     );
   });
 });

@@ -30,7 +30,9 @@ describe('toolsOf', () => {
     expect(names).toContain('mcp__everything__echo');
     expect(names).not.toContain('mcp__everything__get-env');
     expect(names).not.toContain('discover_tools');
-    expect(toolsOf(connection, { includeDenied: true }).map((tool) => tool.name)).toContain('mcp__everything__get-env');
+    expect(toolsOf(connection, { includeDenied: true }).map((tool) => tool.name)).toContain(
+      'mcp__everything__get-env',
+    );
   });
 
   it('reads a registry whole, local tools included, live', () => {
