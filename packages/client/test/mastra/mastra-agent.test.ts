@@ -5,6 +5,7 @@ import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toAISDKMessages } from '../../src/ai-sdk/index.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import { createMastraPrepareStep, type MastraToolOutput, toMastraTools } from '../../src/mastra/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
@@ -211,5 +212,24 @@ describe('toMastraTools in a Mastra Agent', () => {
     // One selection for the turn: its steps reuse it.
     expect(queries).toEqual(['Compute the sum of 20 and 22']);
     expect(JSON.stringify(result.toolResults[0]?.payload.result)).toContain('42');
+  });
+
+  it('starts a run from an MCP prompt of the connection (toAISDKMessages: Mastra takes AI SDK messages)', async () => {
+    const connection = await connect({ everything: everythingStdio() }, { approval: 'never' });
+    const prompt = await connection.getPrompt('mcp__everything__args-prompt', {
+      city: 'Lisbon',
+      state: 'PT',
+    });
+    const { model, prompts } = createScriptedModel([{ text: 'Sunny in Lisbon.' }]);
+    const agent = new Agent({
+      id: 'prompted',
+      name: 'prompted',
+      instructions: 'Answer.',
+      model,
+      tools: toMastraTools(connection),
+    });
+    const result = await agent.generate(toAISDKMessages(prompt) as never);
+    expect(result.text).toBe('Sunny in Lisbon.');
+    expect(JSON.stringify(prompts[0]?.prompt)).toContain('Lisbon');
   });
 });
