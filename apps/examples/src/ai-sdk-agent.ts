@@ -72,7 +72,9 @@ function scriptedModel(): LanguageModel {
       const sum = results.find((part) => part.toolName === 'mcp__everything__get-sum');
       if (asked.startsWith('Add')) {
         if (sum === undefined) return callTools(['mcp__everything__get-sum', { a: 40, b: 2 }]);
-        return say(`40 + 2 = ${sum.output.type === 'text' ? /(-?\d+)\D*$/.exec(sum.output.value)?.[1] : '?'}.`);
+        return say(
+          `40 + 2 = ${sum.output.type === 'text' ? /(-?\d+)\D*$/.exec(sum.output.value)?.[1] : '?'}.`,
+        );
       }
       const image = results.find((part) => part.toolName === 'mcp__everything__get-tiny-image');
       if (sum === undefined || image === undefined) {
