@@ -155,22 +155,33 @@ async function openDatabase(location: string, busyTimeoutMs: number): Promise<Da
   const Driver = await loadDriver();
   const inMemory = location === ':memory:';
   const path = inMemory ? location : resolve(location);
-  let database: Database | undefined;
-  try {
-    if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    database = new Driver(path, { timeout: busyTimeoutMs });
-    database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-    if (!inMemory) database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    migrateStore(database, path);
-    return database;
-  } catch (error) {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    let database: Database | undefined;
     try {
-      database?.close();
-    } catch {
-      // Closing a half-open handle can fail too; the open error is the one to report.
+      if (!inMemory) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      database = new Driver(path, { timeout: busyTimeoutMs });
+      database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      if (!inMemory) database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      migrateStore(database, path);
+      return database;
+    } catch (error) {
+      try {
+        database?.close();
+      } catch {
+        // Closing a half-open handle can fail too; the open error is the one to report.
+      }
+      // Two processes opening a new file at once: switching it to WAL needs a lock SQLite does
+      // not wait for (its busy handler is skipped there to avoid a deadlock), so it answers
+      // SQLITE_BUSY at once. The other process is done in milliseconds: open again, within the
+      // busy timeout.
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * attempt + Math.random() * 20)));
+        continue;
+      }
+      throw openError(error, path);
     }
-    throw openError(error, path);
   }
 }
 

@@ -244,6 +244,39 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
     expect(JSON.stringify(outputs[1])).toMatch(/"input_image".*data:image\/png;base64,/);
   });
 
+  it('the MCP server offers per run only the tools selected for the latest user input (toolFilter)', async () => {
+    const queries: string[] = [];
+    // A keyword selector: the neighbour of the adapter, as tool selection would be.
+    const selector = {
+      async select(query: string) {
+        queries.push(query);
+        const words = query
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((word) => word.length > 2);
+        return Object.values(everything.tools)
+          .filter((tool: RegisteredTool) => words.some((word) => tool.originalName.includes(word)))
+          .map((tool) => ({ tool }));
+      },
+    };
+    const model = createScriptedModel([
+      { call: 'mcp__everything__get_sum', args: { a: 20, b: 22 } },
+      { text: 'forty-two' },
+    ]);
+    const server = toOpenAIAgentsMcpServer(everything, { select: { selector } });
+    const agent = withOpenAIAgentsToolSelection(
+      new Agent({ name: 'mcp-selective', model, mcpServers: [server] }),
+    );
+    const result = await run(agent, 'what is the sum of 20 and 22');
+    expect(result.finalOutput).toBe('forty-two');
+    // Of the server's many tools, the model saw only the one the request names, on both turns.
+    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['mcp__everything__get_sum']);
+    expect(model.requests[1]!.tools.map((tool) => tool.name)).toEqual(['mcp__everything__get_sum']);
+    expect((await server.listTools()).length).toBeGreaterThan(10);
+    expect(JSON.stringify(toolOutputsOf(model.requests[1]!))).toContain('42');
+    expect(new Set(queries)).toEqual(new Set(['what is the sum of 20 and 22']));
+  });
+
   it('starts a run from an MCP prompt (toOpenAIAgentsInput)', async () => {
     const client = everything.client('everything')!;
     const prompt = await client.getPrompt('args-prompt', { city: 'Lisbon', state: 'Lisboa' });
