@@ -18,6 +18,7 @@ import type {
   MCPToolFilterContext,
   RunContext,
 } from '@openai/agents';
+import type { RegisteredTool } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from '../client-error.js';
 import {
   type AdapterTool,
@@ -77,10 +78,21 @@ export function toOpenAIAgentsMcpServer(
 ): MCPServer {
   // Approvals stay with the client: there is no way to ask through the SDK here.
   const adapterOptions: AdapterToolOptions = { ...options, approvals: 'client' };
+  // One adapter per registered tool, made once: the source is read on every list and call (it
+  // follows list_changed), but a call should not rebuild every tool's adapter to find its own.
+  const made = new WeakMap<RegisteredTool, AdapterTool>();
+  const adapterOf = (registered: RegisteredTool): AdapterTool => {
+    let adapter = made.get(registered);
+    if (adapter === undefined) {
+      adapter = toAdapterTool(registered, adapterOptions);
+      made.set(registered, adapter);
+    }
+    return adapter;
+  };
   const adapters = (): Map<string, AdapterTool> =>
     new Map(
       toolsOf(source, options).map((registered) => {
-        const adapter = toAdapterTool(registered, adapterOptions);
+        const adapter = adapterOf(registered);
         return [adapter.name, adapter];
       }),
     );
