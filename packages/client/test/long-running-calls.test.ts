@@ -63,6 +63,22 @@ describe('long-running tool calls', () => {
     expect(SwitchboardError.isInstance(failure) && failure.code).toBe(ClientErrorCode.Timeout);
   });
 
+  it('a server’s own timeouts win over the connection’s defaults', async () => {
+    const connection = await connectMcp(
+      { everything: everythingStdio({ timeouts: { callMs: 1000 } }) },
+      { requestTimeoutMs: 60_000 },
+    );
+    open.push(connection);
+    // No progress callback, so nothing restarts the deadline: the server's 1 s applies, not 60 s.
+    const failure = await connection
+      .callTool('mcp__everything__trigger-long-running-operation', { duration: 3, steps: 3 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(SwitchboardError.isInstance(failure) && failure.code).toBe(ClientErrorCode.Timeout);
+  });
+
   it('ends a call at the server’s maxTotalMs however much progress it reports', async () => {
     const connection = await connectMcp(
       { everything: everythingStdio({ timeouts: { callMs: 5000, maxTotalMs: 1200 } }) },
