@@ -21,14 +21,38 @@ export interface CommandContext {
   global: GlobalOptions;
 }
 
-/** One `switchboard` command. */
-export interface CliCommand {
+/** What a positional argument names, so that shell completion can offer the configured ones. */
+export type OperandKind = 'server' | 'tool';
+
+/** A sub-command (`servers list`, `servers add`, …): its name and what its arguments name. */
+export interface SubcommandSpec {
+  name: string;
+  /** What its arguments name, for completion. */
+  operands?: OperandKind;
+}
+
+/**
+ * What the CLI knows of a command without loading its module: enough for the command list, the
+ * command's `--help`, parsing its flags and completing them in a shell. Kept apart from the code
+ * that runs the command, so that `switchboard --help` (and every other command) loads none of it.
+ */
+export interface CommandSpec {
   name: string;
   /** One line for the command list. */
   summary: string;
   /** Usage lines and option descriptions for `--help`. */
   help: string;
   options?: ParseArgsConfig['options'];
+  /** The first positional chooses one of these (none: the command has no sub-commands). */
+  subcommands?: readonly SubcommandSpec[];
+  /** What the positional arguments name (after the sub-command, if any), for completion. */
+  operands?: OperandKind;
+  /** The values a string option takes, where they are a fixed list (for completion). */
+  optionValues?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** One `switchboard` command. */
+export interface CliCommand extends CommandSpec {
   /** Returns the exit code. */
   run(context: CommandContext): Promise<number>;
 }

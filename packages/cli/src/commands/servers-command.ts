@@ -9,22 +9,12 @@ import {
   type ServerConfig,
 } from '@switchboard/client';
 import { SwitchboardError } from '@switchboard/core';
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
 import { formatTable } from '../cli-io.js';
 import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
-
-const help = `Usage:
-  switchboard servers list
-  switchboard servers add <name> [--scope user|project] [--env K=V]... -- <command> [args…]
-  switchboard servers add <name> --url URL [--type http|sse|ws] [--header K=V]... [--scope user|project]
-  switchboard servers remove <name> [--scope user|project]
-  switchboard servers import --from claude-desktop|claude-code|cursor|vscode|gemini-cli|cline|codex [--path FILE] [--overwrite]
-
-Edits ~/.switchboard/mcp.json (--scope user, the default), ./.switchboard/mcp.json (--scope project)
-or the --config file. Comments and unknown fields are kept.`;
 
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -162,37 +152,22 @@ async function importServers(context: CommandContext): Promise<number> {
   return ExitCode.ok;
 }
 
-/** The `servers` command. */
-export const serversCommand: CliCommand = {
-  name: 'servers',
-  summary: 'list, add, remove or import configured MCP servers',
-  help,
-  options: {
-    url: { type: 'string' },
-    type: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    env: { type: 'string', multiple: true },
-    scope: { type: 'string' },
-    from: { type: 'string' },
-    path: { type: 'string' },
-    overwrite: { type: 'boolean', default: false },
-  },
-  async run(context) {
-    const [action, name, ...extra] = context.positionals;
-    if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
-    switch (action ?? 'list') {
-      case 'list':
-        return list(context);
-      case 'add':
-        return add(context, name);
-      case 'remove':
-        return remove(context, name);
-      case 'import':
-        return importServers(context);
-      default:
-        throw new UsageError(
-          `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import'])}`,
-        );
-    }
-  },
-};
+/** Runs `switchboard servers` (its flags and help: `serversCommandSpec`). */
+export async function runServersCommand(context: CommandContext): Promise<number> {
+  const [action, name, ...extra] = context.positionals;
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
+  switch (action ?? 'list') {
+    case 'list':
+      return list(context);
+    case 'add':
+      return add(context, name);
+    case 'remove':
+      return remove(context, name);
+    case 'import':
+      return importServers(context);
+    default:
+      throw new UsageError(
+        `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import'])}`,
+      );
+  }
+}

@@ -4,10 +4,23 @@
  * parser), and a node tree whose offsets point at the line that sets each key — a table's header,
  * or `key = …` inside it — so a bad value is reported with file, line and key.
  */
+import { createRequire } from 'node:module';
 import { SwitchboardError } from '@switchboard/core';
-import { parse, TomlError } from 'smol-toml';
+import type * as SmolToml from 'smol-toml';
 import { configErrorCodes } from './config-error.js';
 import type { JsoncDocument, JsonNode } from './jsonc-document.js';
+
+let smolToml: typeof SmolToml | undefined;
+
+/**
+ * smol-toml at the first TOML file read rather than when the client is imported: only Codex's
+ * config is TOML, and every command that loads a config would pay for it. `require` (smol-toml
+ * ships a CommonJS build) keeps parsing synchronous.
+ */
+function loadSmolToml(): typeof SmolToml {
+  smolToml ??= createRequire(import.meta.url)('smol-toml') as typeof SmolToml;
+  return smolToml;
+}
 
 function typeOf(value: unknown): JsonNode['type'] {
   if (value === null) return 'null';
@@ -67,6 +80,7 @@ function nodeOf(text: string, value: unknown, path: string[], fallback: number):
 
 /** Parses a TOML text; a syntax error is a `CONFIG_INVALID_TOML` error with line and column. */
 export function parseTomlDocument(text: string, source: string): JsoncDocument {
+  const { parse, TomlError } = loadSmolToml();
   let value: Record<string, unknown>;
   try {
     value = parse(text) as Record<string, unknown>;
