@@ -19,10 +19,15 @@ export interface CommandContext {
   /** Parsed options: the command's own plus the global ones. */
   values: Record<string, string | boolean | string[] | undefined>;
   global: GlobalOptions;
+  /** The command table the run was dispatched from (what `completion` describes). */
+  commands?: readonly CliCommand[];
 }
 
 /** What a positional argument names, so that shell completion can offer the configured ones. */
 export type OperandKind = 'server' | 'tool';
+
+/** What a string option's value is, for completion: one of a fixed list, a file or a folder. */
+export type OptionValues = readonly string[] | 'file' | 'directory';
 
 /** A sub-command (`servers list`, `servers add`, …): its name and what its arguments name. */
 export interface SubcommandSpec {
@@ -47,8 +52,8 @@ export interface CommandSpec {
   subcommands?: readonly SubcommandSpec[];
   /** What the positional arguments name (after the sub-command, if any), for completion. */
   operands?: OperandKind;
-  /** The values a string option takes, where they are a fixed list (for completion). */
-  optionValues?: Readonly<Record<string, readonly string[]>>;
+  /** What the string options' values are, by option name, where completion can offer them. */
+  optionValues?: Readonly<Record<string, OptionValues>>;
 }
 
 /** One `switchboard` command. */

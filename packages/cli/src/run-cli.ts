@@ -11,24 +11,8 @@ import type { CliCommand, GlobalOptions } from './cli-command.js';
 import { type CliIo, createPalette, type Palette } from './cli-io.js';
 import { logLevelVariable } from './cli-log-level.js';
 import { ExitCode } from './exit-code.js';
+import { globalHelp, globalOptions } from './global-options.js';
 import { didYouMean } from './suggest.js';
-
-const globalOptions = {
-  config: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  verbose: { type: 'boolean', default: false },
-  quiet: { type: 'boolean', short: 'q', default: false },
-  'no-color': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
-
-const globalHelp = `Global options (before or after the command):
-  --config FILE   use FILE instead of discovering ~/.switchboard/mcp.json and .switchboard/mcp.json
-  --json          machine-readable output
-  --verbose       debug lines on stderr (sets SWITCHBOARD_LOG=debug for the run)
-  -q, --quiet     errors only on stderr: no warnings, hints or progress (SWITCHBOARD_LOG=error)
-  --no-color      no colour (as NO_COLOR=1 does)
-  -h, --help      help for a command`;
 
 function overview(commands: CliCommand[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));
@@ -144,7 +128,14 @@ export async function runCli(argv: string[], io: CliIo, commands: CliCommand[]):
     ...(typeof values.config === 'string' ? { config: values.config } : {}),
   };
   try {
-    return await command.run({ io: commandIo, positionals: parsed.positionals, rest, values, global });
+    return await command.run({
+      io: commandIo,
+      positionals: parsed.positionals,
+      rest,
+      values,
+      global,
+      commands,
+    });
   } catch (error) {
     // Loaded on the way out: the command that threw a UsageError has loaded it already.
     const { UsageError } = await import('./cli-error.js');

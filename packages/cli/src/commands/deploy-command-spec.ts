@@ -37,4 +37,5 @@ export const deployCommandSpec: CommandSpec = {
     path: { type: 'string' },
   },
   subcommands: [{ name: 'nginx' }],
+  optionValues: { prefix: 'directory' },
 };

@@ -7,6 +7,7 @@ import type { CliCommand } from '../cli-command.js';
 import { createLazyCommand } from '../lazy-command.js';
 import { authCommandSpec } from './auth-command-spec.js';
 import { callCommandSpec } from './call-command-spec.js';
+import { completionCommandSpec } from './completion-command-spec.js';
 import { deployCommandSpec } from './deploy-command-spec.js';
 import { doctorCommandSpec } from './doctor-command-spec.js';
 import { inspectCommandSpec } from './inspect-command-spec.js';
@@ -28,4 +29,8 @@ export const commands: CliCommand[] = [
   createLazyCommand(inspectCommandSpec, async () => (await import('./inspect-command.js')).runInspectCommand),
   createLazyCommand(authCommandSpec, async () => (await import('./auth-command.js')).runAuthCommand),
   createLazyCommand(statsCommandSpec, async () => (await import('./stats-command.js')).runStatsCommand),
+  createLazyCommand(
+    completionCommandSpec,
+    async () => (await import('./completion-command.js')).runCompletionCommand,
+  ),
 ];

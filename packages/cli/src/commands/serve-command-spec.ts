@@ -39,4 +39,5 @@ export const serveCommandSpec: CommandSpec = {
     'allow-approval-tools': { type: 'boolean', default: false },
     ...replicaFlags,
   },
+  optionValues: { skills: 'directory', store: 'file', 'tokens-file': 'file', 'session-key-file': 'file' },
 };

@@ -32,5 +32,5 @@ export const serversCommandSpec: CommandSpec = {
     { name: 'remove', operands: 'server' },
     { name: 'import' },
   ],
-  optionValues: { scope: ['user', 'project'], type: ['http', 'sse', 'ws'] },
+  optionValues: { scope: ['user', 'project'], type: ['http', 'sse', 'ws'], path: 'file' },
 };

@@ -18,4 +18,5 @@ export const statsCommandSpec: CommandSpec = {
   help,
   options: { store: { type: 'string' } },
   operands: 'server',
+  optionValues: { store: 'file' },
 };

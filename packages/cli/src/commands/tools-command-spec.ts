@@ -18,5 +18,5 @@ export const toolsCommandSpec: CommandSpec = {
   help,
   options: { sort: { type: 'string' }, store: { type: 'string' } },
   operands: 'server',
-  optionValues: { sort: ['name', 'usage'] },
+  optionValues: { sort: ['name', 'usage'], store: 'file' },
 };
