@@ -4,6 +4,20 @@
  */
 
 export { configErrorCodes } from './config-error.js';
+export type { ExportConfigOptions, ExportPlan, ExportResult } from './export-config.js';
+export { applyExportPlan, exportConfig, planExport } from './export-config.js';
+export type {
+  ExportedEntry,
+  ExportEntryContext,
+  HostEntry,
+  HostFormat,
+  HostId,
+  HostLocation,
+  HostLocationContext,
+  HostSyntax,
+  MappedEntry,
+} from './hosts/host-format.js';
+export { hostFormats, hostIds, isHostId } from './hosts/index.js';
 export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-file-editor.js';
 export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
 export type { ExpansionLocation, VariableSource } from './expand-variables.js';

@@ -21,6 +21,7 @@ export const cursorHost: HostFormat = {
   id: 'cursor',
   title: 'Cursor',
   syntax: 'jsonc',
+  workspacePlaceholder: '${workspaceFolder}',
   locations: (context) => [
     location(join(userProfile(context), '.cursor', 'mcp.json'), ['mcpServers'], context),
     location(join(context.cwd, '.cursor', 'mcp.json'), ['mcpServers'], context, 'project'),

@@ -69,7 +69,8 @@ export const gooseHost: HostFormat = {
     if (config.command !== undefined) entry.cmd = out.text(config.command, 'command');
     if (config.args !== undefined) entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
     if (config.url !== undefined) entry.uri = out.text(config.url, 'url');
-    if (config.headers !== undefined) entry.headers = out.map(config.headers, 'headers');
+    // Goose writes `headers: {}` for every remote extension.
+    if (remote) entry.headers = out.map(config.headers ?? {}, 'headers');
     const envs: Record<string, string> = {};
     const envKeys: string[] = [];
     for (const [key, value] of Object.entries(config.env ?? {})) {

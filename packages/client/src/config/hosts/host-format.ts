@@ -83,6 +83,8 @@ export interface ExportEntryContext {
   name: string;
   /** The host's current entry of that name, if the file has one (to keep its form). */
   existing: unknown;
+  /** The project folder, when the file written is a project's (VS Code, Cursor write it back as `${workspaceFolder}`). */
+  workspaceFolder?: string;
 }
 
 /** One host's config format. */
@@ -103,6 +105,8 @@ export interface HostFormat {
    * local servers by project folder.)
    */
   serversPathIn?(value: unknown, location: HostLocation, context: HostLocationContext): string[] | undefined;
+  /** The host's placeholder for the project folder, written back into a project file's paths. */
+  workspacePlaceholder?: string;
   /** `list` for hosts that keep servers as a list of entries with `name` (Continue). @default 'map' */
   shape?: 'map' | 'list';
   /** Maps one raw entry onto Switchboard's keys (before validation). */

@@ -30,6 +30,7 @@ export const vscodeHost: HostFormat = {
   id: 'vscode',
   title: 'VS Code',
   syntax: 'jsonc',
+  workspacePlaceholder: '${workspaceFolder}',
   locations: (context) => [
     location(join(vscodeUserDirectory(context), 'settings.json'), settingsServers, context),
     location(join(vscodeUserDirectory(context), 'mcp.json'), ['servers'], context),
