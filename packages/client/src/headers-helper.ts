@@ -49,7 +49,11 @@ export async function runHeadersHelper(
       },
       (error, out) => {
         if (!error) return resolve(out);
-        const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null; code?: unknown };
+        const failure = error as NodeJS.ErrnoException & {
+          killed?: boolean;
+          signal?: string | null;
+          code?: unknown;
+        };
         if (failure.killed && failure.signal) {
           return reject(
             helperError(name, command, `did not finish within ${helperTimeoutMs / 1000} s and was stopped.`, {
@@ -95,8 +99,13 @@ export async function runHeadersHelper(
 }
 
 /** The entry with its helper's headers merged over its static ones (remote servers with a helper only). */
-export async function withHelperHeaders<T extends ServerEntry>(name: string, entry: T, redactor: Redactor): Promise<T> {
-  if (typeof entry.headersHelper !== 'string' || entry.headersHelper === '' || entry.url === undefined) return entry;
+export async function withHelperHeaders<T extends ServerEntry>(
+  name: string,
+  entry: T,
+  redactor: Redactor,
+): Promise<T> {
+  if (typeof entry.headersHelper !== 'string' || entry.headersHelper === '' || entry.url === undefined)
+    return entry;
   const headers = await runHeadersHelper(name, entry, redactor);
   return { ...entry, headers: { ...entry.headers, ...headers } };
 }

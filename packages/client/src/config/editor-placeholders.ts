@@ -59,7 +59,10 @@ export interface PlaceholderContext {
 }
 
 /** Resolves editor placeholders and VS Code inputs in one server; unresolved inputs are one error naming them all. */
-export async function resolvePlaceholders(config: ServerConfig, context: PlaceholderContext): Promise<ServerConfig> {
+export async function resolvePlaceholders(
+  config: ServerConfig,
+  context: PlaceholderContext,
+): Promise<ServerConfig> {
   const unresolved = new Map<string, JsonPathSegment[]>();
   const cache = new Map<string, string | undefined>();
 

@@ -93,12 +93,15 @@ interface ExportTarget {
 export async function planExport(options: ExportConfigOptions): Promise<ExportPlan> {
   const target = exportTarget(options);
   const before = await readText(target.file);
-  const document = before === undefined ? undefined : parseConfigText(before, target.file, target.host.syntax);
+  const document =
+    before === undefined ? undefined : parseConfigText(before, target.file, target.host.syntax);
   const serversPath = serversPathOf(target, document);
   const existing = existingEntries(target, document, serversPath);
   const exported = exportEntries(target, options.servers, existing);
   const removed =
-    options.mode === 'replace' ? [...existing.keys()].filter((name) => !Object.hasOwn(exported.entries, name)) : [];
+    options.mode === 'replace'
+      ? [...existing.keys()].filter((name) => !Object.hasOwn(exported.entries, name))
+      : [];
   const after = renderDocument(target, before, document, serversPath, existing, exported, removed);
   return {
     to: target.host.id,
@@ -119,7 +122,10 @@ export async function planExport(options: ExportConfigOptions): Promise<ExportPl
  * then the new text atomically. Refuses with `CONFIG_CHANGED_MEANWHILE` when the file is no longer
  * what the plan was made from (an editor saved it meanwhile), so nothing of theirs is lost.
  */
-export async function applyExportPlan(plan: ExportPlan, now: Date = new Date()): Promise<{ backup?: string }> {
+export async function applyExportPlan(
+  plan: ExportPlan,
+  now: Date = new Date(),
+): Promise<{ backup?: string }> {
   const current = await readText(plan.file);
   if (current !== plan.before) {
     throw new SwitchboardError({
@@ -131,7 +137,10 @@ export async function applyExportPlan(plan: ExportPlan, now: Date = new Date()):
   if (!plan.changed) return {};
   let backup: string | undefined;
   if (current !== undefined) {
-    backup = `${plan.file}.bak-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    backup = `${plan.file}.bak-${now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
     try {
       // COPYFILE_EXCL: never overwrite an earlier backup.
       await copyFile(plan.file, backup, constants.COPYFILE_EXCL);
@@ -205,7 +214,8 @@ function serversPathOf(target: ExportTarget, document: JsoncDocument | undefined
 
 function valueAt(value: unknown, path: readonly string[]): unknown {
   let current = value;
-  for (const key of path) current = isRecord(current) && Object.hasOwn(current, key) ? current[key] : undefined;
+  for (const key of path)
+    current = isRecord(current) && Object.hasOwn(current, key) ? current[key] : undefined;
   return current;
 }
 
@@ -221,9 +231,16 @@ function existingEntries(
   const { host, file } = target;
   const servers = valueAt(document?.value, serversPath);
   const entries = new Map<string, unknown>();
-  if (document !== undefined && !isRecord(document.value) && !(host.syntax === 'yaml' && document.value === null)) {
+  if (
+    document !== undefined &&
+    !isRecord(document.value) &&
+    !(host.syntax === 'yaml' && document.value === null)
+  ) {
     throw createInvalidConfigError(file, document, [
-      { path: [], message: `expected a mapping of settings, got ${describeType(document.value)}. Fix the file first.` },
+      {
+        path: [],
+        message: `expected a mapping of settings, got ${describeType(document.value)}. Fix the file first.`,
+      },
     ]);
   }
   const wanted = host.shape === 'list' ? Array.isArray(servers) : isRecord(servers);
@@ -237,7 +254,8 @@ function existingEntries(
   }
   if (host.shape === 'list') {
     if (Array.isArray(servers)) {
-      for (const item of servers) if (isRecord(item) && typeof item.name === 'string') entries.set(item.name, item);
+      for (const item of servers)
+        if (isRecord(item) && typeof item.name === 'string') entries.set(item.name, item);
     }
   } else if (isRecord(servers)) {
     for (const [name, entry] of Object.entries(servers)) entries.set(name, entry);
@@ -262,7 +280,10 @@ function exportEntries(
   const result: ExportedEntries = { entries: {}, inputs: [], skipped: [], warnings: [] };
   const folder = projectFolder(target);
   for (const [name, config] of Object.entries(servers)) {
-    const server = folder === undefined ? config : withWorkspacePlaceholder(config, folder, host.workspacePlaceholder as string);
+    const server =
+      folder === undefined
+        ? config
+        : withWorkspacePlaceholder(config, folder, host.workspacePlaceholder as string);
     const exported = host.fromServerConfig(server, { name, existing: existing.get(name) });
     result.warnings.push(...exported.warnings);
     if (exported.entry === undefined) {
@@ -279,7 +300,10 @@ function exportEntries(
 function projectFolder(target: ExportTarget): string | undefined {
   const { host, location, file } = target;
   if (host.workspacePlaceholder === undefined) return undefined;
-  if (location.kind === 'project' || (location.kind === 'file' && location.workspaceFolder !== dirname(file))) {
+  if (
+    location.kind === 'project' ||
+    (location.kind === 'file' && location.workspaceFolder !== dirname(file))
+  ) {
     return location.workspaceFolder;
   }
   return undefined;
@@ -325,7 +349,8 @@ function renderDocument(
       isRecord(servers) ? servers : {},
     );
   }
-  if (host.syntax === 'yaml') return renderYaml(host, document as YamlConfigDocument | undefined, serversPath, changedEntries, removed);
+  if (host.syntax === 'yaml')
+    return renderYaml(host, document as YamlConfigDocument | undefined, serversPath, changedEntries, removed);
   return renderJsonc(file, document, serversPath, exported, removed);
 }
 
@@ -366,7 +391,9 @@ function renderYaml(
   removed: string[],
 ): string {
   // A new Continue config needs its header (name, version, schema) to be read at all.
-  const yaml = document?.yaml ?? new Document(host.id === 'continue' ? { name: 'Switchboard', version: '0.0.1', schema: 'v1' } : {});
+  const yaml =
+    document?.yaml ??
+    new Document(host.id === 'continue' ? { name: 'Switchboard', version: '0.0.1', schema: 'v1' } : {});
   if (host.shape === 'list') {
     let list = yaml.getIn(serversPath);
     if (!isSeq(list)) {
@@ -387,7 +414,8 @@ function renderYaml(
     }
   } else {
     for (const name of removed) yaml.deleteIn([...serversPath, name]);
-    for (const [name, entry] of Object.entries(changed)) yaml.setIn([...serversPath, name], yaml.createNode(entry));
+    for (const [name, entry] of Object.entries(changed))
+      yaml.setIn([...serversPath, name], yaml.createNode(entry));
   }
   return yaml.toString();
 }
@@ -404,7 +432,13 @@ function maskedDiff(
   const collect = (entry: unknown) => {
     if (!isRecord(entry)) return;
     const options = entry.requestOptions;
-    for (const map of [entry.env, entry.envs, entry.headers, entry.http_headers, isRecord(options) ? options.headers : undefined]) {
+    for (const map of [
+      entry.env,
+      entry.envs,
+      entry.headers,
+      entry.http_headers,
+      isRecord(options) ? options.headers : undefined,
+    ]) {
       if (!isRecord(map)) continue;
       for (const [key, value] of Object.entries(map)) {
         if (typeof value !== 'string' || !isSecretName(key)) continue;
@@ -419,6 +453,13 @@ function maskedDiff(
   for (const entry of existing.values()) collect(entry);
   // References are not secrets; masking them would hide what the export writes.
   const redactor = createRedactor(secrets.filter((value) => !/\$\{/.test(value)));
-  const patch = createTwoFilesPatch(file, file, before ?? '', after, before === undefined ? '(new file)' : '(current)', '(after export)');
+  const patch = createTwoFilesPatch(
+    file,
+    file,
+    before ?? '',
+    after,
+    before === undefined ? '(new file)' : '(current)',
+    '(after export)',
+  );
   return redactor.redact(patch);
 }

@@ -14,10 +14,16 @@ import { SwitchboardError, silentLogger } from '@switchboard/core';
 import { configErrorCodes, createInvalidConfigError, describeLocation } from './config-error.js';
 import { type InputResolver, readVsCodeInputs, resolvePlaceholders } from './editor-placeholders.js';
 import type { VariableSource } from './expand-variables.js';
-import { clineSettingsPath as clinePath } from './hosts/cline.js';
 import { claudeDesktopConfigPath as desktopPath } from './hosts/claude-desktop.js';
+import { clineSettingsPath as clinePath } from './hosts/cline.js';
 import { isRecord } from './hosts/entry-mapping.js';
-import type { HostEntry, HostFormat, HostId, HostLocation, HostLocationContext } from './hosts/host-format.js';
+import type {
+  HostEntry,
+  HostFormat,
+  HostId,
+  HostLocation,
+  HostLocationContext,
+} from './hosts/host-format.js';
 import { hostFormats, hostIds, isHostId } from './hosts/index.js';
 import { formatJsonPath, type JsoncDocument, type JsonPathSegment } from './jsonc-document.js';
 import { readJsoncFile } from './read-config-document.js';
@@ -72,7 +78,11 @@ export interface ImportedConfig {
 export type ImportCandidate = HostLocation;
 
 /** Claude Desktop's config file on a platform. */
-export function claudeDesktopConfigPath(home: string, platform: NodeJS.Platform, env: VariableSource): string {
+export function claudeDesktopConfigPath(
+  home: string,
+  platform: NodeJS.Platform,
+  env: VariableSource,
+): string {
   return desktopPath({ home, cwd: home, platform, env });
 }
 
@@ -193,13 +203,15 @@ function serverEntriesOf(
     : location.serversPath;
   if (serversPath === undefined) return undefined;
   let servers: unknown = document.value;
-  for (const key of serversPath) servers = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
+  for (const key of serversPath)
+    servers = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
   if (servers === undefined || servers === null) return undefined;
   const fail = (message: string): never => {
     throw createInvalidConfigError(file, document, [{ path: serversPath, message }]);
   };
   if (host.shape === 'list') {
-    if (!Array.isArray(servers)) fail(`expected a list of servers (each with a name), got ${describeType(servers)}.`);
+    if (!Array.isArray(servers))
+      fail(`expected a list of servers (each with a name), got ${describeType(servers)}.`);
     const entries = (servers as unknown[]).map((raw, index) => ({
       name: isRecord(raw) && typeof raw.name === 'string' ? raw.name : '',
       raw,
@@ -227,14 +239,17 @@ function validateEntries(
   document: JsoncDocument,
   warnings: string[],
 ): FoundServer[] {
-  const where = (path: JsonPathSegment[]) => `${formatJsonPath(path)} (${describeLocation(file, document, path)})`;
+  const where = (path: JsonPathSegment[]) =>
+    `${formatJsonPath(path)} (${describeLocation(file, document, path)})`;
   const servers: FoundServer[] = [];
   for (const { name, raw, path } of entries) {
     const problems: string[] = [];
     if (name.trim() === '') {
       problems.push(`${where(path)}: a server needs a non-empty name.`);
     } else if (!isRecord(raw)) {
-      problems.push(`${where(path)}: expected a server object such as { "command": "…" }, got ${describeType(raw)}.`);
+      problems.push(
+        `${where(path)}: expected a server object such as { "command": "…" }, got ${describeType(raw)}.`,
+      );
     }
     if (problems.length > 0 || !isRecord(raw)) {
       warnings.push(`Skipped server "${name}" from ${file}: ${problems.join('; ')}`);
@@ -242,7 +257,9 @@ function validateEntries(
     }
     const mapped = host.toServerConfig(raw);
     if (mapped.skip !== undefined) {
-      warnings.push(`Skipped server "${name}" from ${file} (${describeLocation(file, document, path)}): ${mapped.skip}`);
+      warnings.push(
+        `Skipped server "${name}" from ${file} (${describeLocation(file, document, path)}): ${mapped.skip}`,
+      );
       continue;
     }
     // The validator names our keys; a key the host module renamed is reported under the host's name.
@@ -261,7 +278,9 @@ function validateEntries(
       continue;
     }
     for (const key of mapped.reported) {
-      warnings.push(`${where([...path, key])}: kept for exporting back to ${host.title}; Switchboard does not use it.`);
+      warnings.push(
+        `${where([...path, key])}: kept for exporting back to ${host.title}; Switchboard does not use it.`,
+      );
     }
     if (Object.keys(mapped.kept).length > 0) config.hostKeys = { ...config.hostKeys, [host.id]: mapped.kept };
     servers.push({ name, config, path });

@@ -4,11 +4,15 @@
  */
 
 export { configErrorCodes } from './config-error.js';
+export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-file-editor.js';
+export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
+export type { ExpansionLocation, VariableSource } from './expand-variables.js';
+export { expandVariables } from './expand-variables.js';
 export type { ExportConfigOptions, ExportPlan, ExportResult } from './export-config.js';
 export { applyExportPlan, exportConfig, planExport } from './export-config.js';
 export type {
-  ExportedEntry,
   ExportEntryContext,
+  ExportedEntry,
   HostEntry,
   HostFormat,
   HostId,
@@ -18,10 +22,6 @@ export type {
   MappedEntry,
 } from './hosts/host-format.js';
 export { hostFormats, hostIds, isHostId } from './hosts/index.js';
-export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-file-editor.js';
-export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
-export type { ExpansionLocation, VariableSource } from './expand-variables.js';
-export { expandVariables } from './expand-variables.js';
 export type {
   ImportCandidate,
   ImportConfigOptions,

@@ -12,8 +12,8 @@ import {
 } from './config-error.js';
 import { formatJsonPath, type JsoncDocument, parseJsonc } from './jsonc-document.js';
 import { parseTomlDocument } from './toml-document.js';
-import { parseYamlDocument } from './yaml-document.js';
 import { type ValidatedDocument, validateConfigDocument } from './validate-server-config.js';
+import { parseYamlDocument } from './yaml-document.js';
 
 /** Reads and parses a JSONC file (or, with `format`, a TOML or YAML one); undefined when it does not exist. */
 export async function readJsoncFile(
@@ -37,7 +37,11 @@ export async function readJsoncFile(
 }
 
 /** Parses a config text of a syntax into the common document shape (YAML keeps its `yaml` Document). */
-export function parseConfigText(text: string, file: string, format: 'jsonc' | 'toml' | 'yaml'): JsoncDocument {
+export function parseConfigText(
+  text: string,
+  file: string,
+  format: 'jsonc' | 'toml' | 'yaml',
+): JsoncDocument {
   if (format === 'toml') return parseTomlDocument(text, file);
   if (format === 'yaml') return parseYamlDocument(text, file);
   return parseJsonc(text, file);

@@ -131,7 +131,9 @@ export function editTomlServers(
         }
       }
       // A table cut out takes the blank lines after it, so no gap is left where it was.
-      if (replacement === '') while (text[end] === '\n' || (text[end] === '\r' && text[end + 1] === '\n')) end += text[end] === '\r' ? 2 : 1;
+      if (replacement === '')
+        while (text[end] === '\n' || (text[end] === '\r' && text[end + 1] === '\n'))
+          end += text[end] === '\r' ? 2 : 1;
       edits.push({ start, end, text: replacement });
     });
   }

@@ -8,7 +8,7 @@
 import { SwitchboardError } from '@switchboard/core';
 import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, parseDocument } from 'yaml';
 import { configErrorCodes } from './config-error.js';
-import type { JsoncDocument, JsonNode } from './jsonc-document.js';
+import { type JsoncDocument, type JsonNode, positionAt } from './jsonc-document.js';
 
 /** A parsed YAML file: the common document shape plus the `yaml` Document for editing. */
 export interface YamlConfigDocument extends JsoncDocument {
@@ -37,7 +37,12 @@ function nodeOf(node: unknown, document: Document.Parsed, fallback: number): Jso
       const keyStart = (pair.key as Node | null)?.range?.[0] ?? start;
       const member = nodeOf(pair.value, document, keyStart);
       members.push({ key, keyStart, value: member });
-      Object.defineProperty(value, key, { value: member.value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(value, key, {
+        value: member.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return { type: 'object', start, end, value, members };
   }
@@ -58,12 +63,12 @@ export function parseYamlDocument(text: string, source: string): YamlConfigDocum
   const yaml = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   const [error] = yaml.errors;
   if (error !== undefined) {
-    const position = error.linePos?.[0];
-    const where = position ? `:${position.line}:${position.col}` : '';
+    // Positions from the offset, not the library's pretty message: that one quotes the line, which may hold a secret.
+    const { line, column } = positionAt(text, error.pos[0]);
     throw new SwitchboardError({
       code: configErrorCodes.invalidYaml,
-      message: `Invalid YAML in ${source}${where}: ${error.message.split('\n')[0]}. Fix the file (or pass another with --path).`,
-      context: { file: source, ...(position ? { line: position.line, column: position.col } : {}) },
+      message: `Invalid YAML in ${source}:${line}:${column}: ${error.message.split('\n')[0]}. Fix the file (or pass another with --path).`,
+      context: { file: source, line, column },
       cause: error,
     });
   }

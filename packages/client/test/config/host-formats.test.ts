@@ -73,7 +73,9 @@ const cases: HostCase[] = [
         auth: { clientId: 'sentry-cli', redirectPort: 8080, scopes: ['org:read', 'project:read'] },
         hostKeys: {
           'claude-code': {
-            oauth: { authServerMetadataUrl: 'https://auth.sentry.example/.well-known/oauth-authorization-server' },
+            oauth: {
+              authServerMetadataUrl: 'https://auth.sentry.example/.well-known/oauth-authorization-server',
+            },
           },
         },
       },
@@ -125,8 +127,15 @@ const cases: HostCase[] = [
     host: 'windsurf',
     file: 'mcp_config.json',
     servers: () => ({
-      github: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' }, excludeTools: ['delete_repository'] },
-      figma: { url: 'https://mcp.figma.com/mcp', headers: { Authorization: 'Bearer ${FIGMA_TOKEN}' }, enabled: false },
+      github: {
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' },
+        excludeTools: ['delete_repository'],
+      },
+      figma: {
+        url: 'https://mcp.figma.com/mcp',
+        headers: { Authorization: 'Bearer ${FIGMA_TOKEN}' },
+        enabled: false,
+      },
     }),
     keeps: '"disabledTools": ["delete_repository"]',
   },
@@ -170,7 +179,11 @@ const cases: HostCase[] = [
     host: 'cline',
     file: 'cline_mcp_settings.json',
     servers: () => ({
-      weather: { approval: { allow: ['get_forecast'] }, timeouts: { callMs: 60_000 }, env: { UNITS: 'metric' } },
+      weather: {
+        approval: { allow: ['get_forecast'] },
+        timeouts: { callMs: 60_000 },
+        env: { UNITS: 'metric' },
+      },
       remote: { type: 'http', enabled: false },
     }),
     keeps: '"autoApprove": ["get_forecast"]',
@@ -227,7 +240,12 @@ const cases: HostCase[] = [
         description: 'GitHub repositories, issues and pull requests',
         hostKeys: { goose: { name: 'GitHub' } },
       },
-      remote: { type: 'http', url: 'https://mcp.example.com/mcp', enabled: false, timeouts: { callMs: 60_000 } },
+      remote: {
+        type: 'http',
+        url: 'https://mcp.example.com/mcp',
+        enabled: false,
+        timeouts: { callMs: 60_000 },
+      },
     }),
     warnings: ['Skipped server "developer"', 'builtin extension'],
     keeps: '# Goose configuration (goose configure writes this file)',
@@ -248,7 +266,10 @@ describe.each(cases)('$host ($file)', ({ host, file, servers, warnings = [], kee
     expect(imported.mcpServers).toMatchObject(expected);
     for (const warning of warnings) {
       expect(imported.warnings.join('\n')).toContain(warning);
-      if (warning.endsWith(' (')) expect(imported.warnings.join('\n')).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+`));
+      if (warning.endsWith(' ('))
+        expect(imported.warnings.join('\n')).toMatch(
+          new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+`),
+        );
     }
     if (warnings.length === 0) expect(imported.warnings).toEqual([]);
   });
@@ -282,13 +303,20 @@ describe.each(cases)('$host ($file)', ({ host, file, servers, warnings = [], kee
     expect(result.backup).toMatch(/\.bak-\d{8}T\d{6}Z$/);
     expect(await readFile(result.backup as string, 'utf8')).toBe(before);
     const second = await importConfig({ from: host, path, ...options() });
-    expect(second.mcpServers).toMatchObject({ ...first.mcpServers, added: { command: 'node', args: ['added-server.js'] } });
+    expect(second.mcpServers).toMatchObject({
+      ...first.mcpServers,
+      added: { command: 'node', args: ['added-server.js'] },
+    });
   });
 });
 
 describe('Windows and macOS locations', () => {
   const windowsCases: [HostId, string, string][] = [
-    ['claude-desktop', 'Roaming/Claude/claude_desktop_config.json', 'claude-desktop/claude_desktop_config.json'],
+    [
+      'claude-desktop',
+      'Roaming/Claude/claude_desktop_config.json',
+      'claude-desktop/claude_desktop_config.json',
+    ],
     ['claude-code', 'Users/me/.claude.json', 'claude-code/.mcp.json'],
     ['cursor', 'Users/me/.cursor/mcp.json', 'cursor/.cursor/mcp.json'],
     ['vscode', 'Roaming/Code/User/mcp.json', 'vscode/.vscode/mcp.json'],
@@ -305,21 +333,27 @@ describe('Windows and macOS locations', () => {
     ['goose', 'Roaming/Block/goose/config/config.yaml', 'goose/config.yaml'],
   ];
 
-  it.each(windowsCases)('%s: reads its file under APPDATA or USERPROFILE on win32', async (host, relative, source) => {
-    const text = await readFile(join(fixtures, source), 'utf8');
-    const file = await temp.write(join('C', relative), text);
-    const env = { APPDATA: join(temp.path, 'C', 'Roaming'), USERPROFILE: join(temp.path, 'C', 'Users', 'me') };
-    const imported = await importConfig({
-      from: host,
-      home: join(temp.path, 'unused-home'),
-      cwd: join(temp.path, 'C', 'work'),
-      platform: 'win32',
-      env,
-      inputs: { 'perplexity-key': '${PERPLEXITY_API_KEY}' },
-    });
-    expect(imported.sources.map((source) => source.path)).toContain(file);
-    expect(Object.keys(imported.mcpServers).length).toBeGreaterThan(0);
-  });
+  it.each(windowsCases)(
+    '%s: reads its file under APPDATA or USERPROFILE on win32',
+    async (host, relative, source) => {
+      const text = await readFile(join(fixtures, source), 'utf8');
+      const file = await temp.write(join('C', relative), text);
+      const env = {
+        APPDATA: join(temp.path, 'C', 'Roaming'),
+        USERPROFILE: join(temp.path, 'C', 'Users', 'me'),
+      };
+      const imported = await importConfig({
+        from: host,
+        home: join(temp.path, 'unused-home'),
+        cwd: join(temp.path, 'C', 'work'),
+        platform: 'win32',
+        env,
+        inputs: { 'perplexity-key': '${PERPLEXITY_API_KEY}' },
+      });
+      expect(imported.sources.map((source) => source.path)).toContain(file);
+      expect(Object.keys(imported.mcpServers).length).toBeGreaterThan(0);
+    },
+  );
 
   it.each([
     ['vscode', 'Library/Application Support/Code/User/mcp.json', 'vscode/.vscode/mcp.json'],
@@ -340,8 +374,14 @@ describe('Windows and macOS locations', () => {
 
   it('vscode merges user settings.json, user mcp.json and the workspace mcp.json; continue reads the block files', async () => {
     const cwd = join(temp.path, 'work');
-    await temp.write('home/.config/Code/User/settings.json', await readFile(join(fixtures, 'vscode/User/settings.json'), 'utf8'));
-    await temp.write('work/.vscode/mcp.json', await readFile(join(fixtures, 'vscode/.vscode/mcp.json'), 'utf8'));
+    await temp.write(
+      'home/.config/Code/User/settings.json',
+      await readFile(join(fixtures, 'vscode/User/settings.json'), 'utf8'),
+    );
+    await temp.write(
+      'work/.vscode/mcp.json',
+      await readFile(join(fixtures, 'vscode/.vscode/mcp.json'), 'utf8'),
+    );
     const vscode = await importConfig({
       from: 'vscode',
       home,
@@ -354,13 +394,19 @@ describe('Windows and macOS locations', () => {
     expect(vscode.serverSources.time?.kind).toBe('user');
     expect(vscode.serverSources.github?.kind).toBe('project');
 
-    await temp.write('home/.continue/config.yaml', await readFile(join(fixtures, 'continue/config.yaml'), 'utf8'));
+    await temp.write(
+      'home/.continue/config.yaml',
+      await readFile(join(fixtures, 'continue/config.yaml'), 'utf8'),
+    );
     const block = await temp.write(
       'work/.continue/mcpServers/playwright-mcp.yaml',
       await readFile(join(fixtures, 'continue/.continue/mcpServers/playwright-mcp.yaml'), 'utf8'),
     );
     const continued = await importConfig({ from: 'continue', home, cwd, platform: 'linux', env: {} });
-    expect(continued.mcpServers['Browser search']).toEqual({ command: 'npx', args: ['@playwright/mcp@latest'] });
+    expect(continued.mcpServers['Browser search']).toEqual({
+      command: 'npx',
+      args: ['@playwright/mcp@latest'],
+    });
     expect(continued.serverSources['Browser search']).toEqual({ path: block, kind: 'project' });
   });
 });

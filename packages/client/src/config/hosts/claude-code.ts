@@ -15,8 +15,8 @@ import type { ServerAuthConfig } from '../../server-auth.js';
 import type { ServerConfig } from '../server-config.js';
 import { commonEntry } from './common-entry.js';
 import { createEntryExport, keptKeys } from './entry-export.js';
-import { fromEnvColonReferences } from './env-references.js';
 import { isRecord, mapEntry } from './entry-mapping.js';
+import { fromEnvColonReferences } from './env-references.js';
 import type { HostFormat, HostLocation, HostLocationContext } from './host-format.js';
 import { fileLocation, location, userProfile } from './host-paths.js';
 
@@ -69,7 +69,10 @@ function exportOauth(auth: ServerAuthConfig | false | undefined, warn: (message:
     if (key === 'clientId') oauth.clientId = value;
     else if (key === 'redirectPort') oauth.callbackPort = value;
     else if (key === 'scopes' && Array.isArray(value)) oauth.scopes = value.join(' ');
-    else warn(`auth.${key} is not written: Claude Code's "oauth" has no equivalent (its secrets live in the keychain).`);
+    else
+      warn(
+        `auth.${key} is not written: Claude Code's "oauth" has no equivalent (its secrets live in the keychain).`,
+      );
   }
   return Object.keys(oauth).length > 0 ? oauth : undefined;
 }
@@ -115,7 +118,9 @@ export const claudeCodeHost: HostFormat = {
     });
     if (config.timeouts?.callMs !== undefined) entry.timeout = config.timeouts.callMs;
     if (config.timeouts?.connectMs !== undefined || config.timeouts?.maxTotalMs !== undefined) {
-      out.warn('only timeouts.callMs is written (as "timeout"): Claude Code has no connect or total timeout per server.');
+      out.warn(
+        'only timeouts.callMs is written (as "timeout"): Claude Code has no connect or total timeout per server.',
+      );
     }
     if (config.headersHelper !== undefined) entry.headersHelper = config.headersHelper;
     const kept = keptKeys(config, claudeCodeHost);
@@ -126,5 +131,6 @@ export const claudeCodeHost: HostFormat = {
     out.unexported(config, [...handled, 'timeouts', 'headersHelper', 'auth']);
     return out.result({ ...entry, ...kept });
   },
-  envReference: (variable, fallback) => (fallback === undefined ? `\${${variable}}` : `\${${variable}:-${fallback}}`),
+  envReference: (variable, fallback) =>
+    fallback === undefined ? `\${${variable}}` : `\${${variable}:-${fallback}}`,
 };

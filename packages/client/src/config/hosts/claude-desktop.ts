@@ -19,7 +19,8 @@ import { appData, fileLocation, location, xdgConfig } from './host-paths.js';
 /** Claude Desktop's config file on a platform. */
 export function claudeDesktopConfigPath(context: HostLocationContext): string {
   const file = 'claude_desktop_config.json';
-  if (context.platform === 'darwin') return join(context.home, 'Library', 'Application Support', 'Claude', file);
+  if (context.platform === 'darwin')
+    return join(context.home, 'Library', 'Application Support', 'Claude', file);
   if (context.platform === 'win32') return join(appData(context), 'Claude', file);
   return join(xdgConfig(context), 'Claude', file);
 }

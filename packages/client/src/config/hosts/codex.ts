@@ -32,7 +32,9 @@ function userFile(context: HostLocationContext): string {
 function onlyReference(value: string): string | undefined {
   const parts = splitReferences(value);
   const [part] = parts;
-  return parts.length === 1 && part && 'variable' in part && part.fallback === undefined ? part.variable : undefined;
+  return parts.length === 1 && part && 'variable' in part && part.fallback === undefined
+    ? part.variable
+    : undefined;
 }
 
 /** Codex's format. */
@@ -84,10 +86,13 @@ export const codexHost: HostFormat = {
     const out = createEntryExport(codexHost, name);
     const entry: Record<string, unknown> = {};
     if (config.type === 'sse' || config.type === 'ws') {
-      out.refuse(`it is a${config.type === 'sse' ? 'n SSE' : ' WebSocket'} server; Codex runs stdio and Streamable HTTP servers.`);
+      out.refuse(
+        `it is a${config.type === 'sse' ? 'n SSE' : ' WebSocket'} server; Codex runs stdio and Streamable HTTP servers.`,
+      );
     }
     if (config.command !== undefined) entry.command = out.text(config.command, 'command');
-    if (config.args !== undefined) entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
+    if (config.args !== undefined)
+      entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
     if (config.env !== undefined) {
       const env: Record<string, string> = {};
       const passed: string[] = [];
@@ -96,13 +101,17 @@ export const codexHost: HostFormat = {
         if (variable !== undefined) {
           passed.push(key);
           if (variable !== key) {
-            out.warn(`Codex passes variables through by name: set ${key} (Switchboard's config reads it from ${variable}).`);
+            out.warn(
+              `Codex passes variables through by name: set ${key} (Switchboard's config reads it from ${variable}).`,
+            );
           }
         } else if (!splitReferences(value).every((part) => 'text' in part)) {
           out.refuse(`its env ${key} mixes text and references, which Codex cannot express.`);
         } else if (isSecretName(key)) {
           passed.push(key);
-          out.warn(`the env ${key} is a secret and is passed through by name: set ${key} in Codex's environment.`);
+          out.warn(
+            `the env ${key} is a secret and is passed through by name: set ${key} in Codex's environment.`,
+          );
         } else env[key] = value;
       }
       if (Object.keys(env).length > 0) entry.env = env;
@@ -123,7 +132,9 @@ export const codexHost: HostFormat = {
         } else if (header.toLowerCase() === 'authorization' && bearer && literal) {
           const derived = variableNameFor(name, 'token');
           entry.bearer_token_env_var = derived;
-          out.warn(`the bearer token is a secret and is written as bearer_token_env_var: set ${derived} to it.`);
+          out.warn(
+            `the bearer token is a secret and is written as bearer_token_env_var: set ${derived} to it.`,
+          );
         } else if (variable !== undefined) {
           fromEnv[header] = variable;
         } else if (!literal) {
@@ -131,15 +142,19 @@ export const codexHost: HostFormat = {
         } else if (isSecretName(header)) {
           const derived = variableNameFor(name, header);
           fromEnv[header] = derived;
-          out.warn(`the header ${header} is a secret and is written as env_http_headers: set ${derived} to it.`);
+          out.warn(
+            `the header ${header} is a secret and is written as env_http_headers: set ${derived} to it.`,
+          );
         } else fixed[header] = value;
       }
       if (Object.keys(fixed).length > 0) entry.http_headers = fixed;
       if (Object.keys(fromEnv).length > 0) entry.env_http_headers = fromEnv;
     }
-    if (config.timeouts?.connectMs !== undefined) entry.startup_timeout_sec = config.timeouts.connectMs / 1000;
+    if (config.timeouts?.connectMs !== undefined)
+      entry.startup_timeout_sec = config.timeouts.connectMs / 1000;
     if (config.timeouts?.callMs !== undefined) entry.tool_timeout_sec = config.timeouts.callMs / 1000;
-    if (config.timeouts?.maxTotalMs !== undefined) out.warn('timeouts.maxTotalMs is not written: Codex has no total deadline.');
+    if (config.timeouts?.maxTotalMs !== undefined)
+      out.warn('timeouts.maxTotalMs is not written: Codex has no total deadline.');
     if (config.enabled === false) entry.enabled = false;
     if (config.includeTools !== undefined) entry.enabled_tools = [...config.includeTools];
     if (config.excludeTools !== undefined) entry.disabled_tools = [...config.excludeTools];

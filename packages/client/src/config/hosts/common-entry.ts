@@ -33,7 +33,8 @@ export function commonEntry(
   const type = options.type ? options.type(config) : config.type;
   if (type !== undefined) entry.type = type;
   if (config.command !== undefined) entry.command = out.text(config.command, 'command');
-  if (config.args !== undefined) entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
+  if (config.args !== undefined)
+    entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
   if (config.env !== undefined) entry.env = out.map(config.env, 'env');
   if (options.cwd) handled.push('cwd');
   if (options.cwd && config.cwd !== undefined) entry.cwd = out.text(config.cwd, 'cwd');

@@ -35,7 +35,8 @@ export const continueHost: HostFormat = {
       directoryOf: ['.yaml', '.yml'],
     },
   ],
-  exportLocation: (context) => location(join(userProfile(context), '.continue', 'config.yaml'), ['mcpServers'], context),
+  exportLocation: (context) =>
+    location(join(userProfile(context), '.continue', 'config.yaml'), ['mcpServers'], context),
   locationsInFile: (path) => [fileLocation(path, ['mcpServers'])],
   toServerConfig(raw) {
     const mapping = mapEntry(raw);

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: host reference syntax (${env:VAR}, ${workspaceFolder}) is written on purpose
 /**
  * Cursor: `~/.cursor/mcp.json` (Windows `%USERPROFILE%\.cursor\mcp.json`) and a project's
  * `.cursor/mcp.json`, `mcpServers` by name (`command`, `args`, `env`, `envFile`, or `url`,
@@ -26,7 +27,8 @@ export const cursorHost: HostFormat = {
     location(join(userProfile(context), '.cursor', 'mcp.json'), ['mcpServers'], context),
     location(join(context.cwd, '.cursor', 'mcp.json'), ['mcpServers'], context, 'project'),
   ],
-  exportLocation: (context) => location(join(userProfile(context), '.cursor', 'mcp.json'), ['mcpServers'], context),
+  exportLocation: (context) =>
+    location(join(userProfile(context), '.cursor', 'mcp.json'), ['mcpServers'], context),
   locationsInFile: (path) => [fileLocation(path, ['mcpServers'])],
   toServerConfig: (raw) => mapEntry(raw).references(fromEnvColonReferences).done(),
   fromServerConfig(config: ServerConfig, { name }) {

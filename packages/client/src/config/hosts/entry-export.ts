@@ -41,7 +41,11 @@ export interface EntryExportOptions {
 }
 
 /** Starts exporting server `name` to `host`. */
-export function createEntryExport(host: HostFormat, name: string, options: EntryExportOptions = {}): EntryExport {
+export function createEntryExport(
+  host: HostFormat,
+  name: string,
+  options: EntryExportOptions = {},
+): EntryExport {
   const warnings: string[] = [];
   const inputs: Record<string, unknown>[] = [];
   let refused: string | undefined;
@@ -78,9 +82,11 @@ export function createEntryExport(host: HostFormat, name: string, options: Entry
         const secret = isSecretName(key);
         if (secret && splitReferences(value).every((part) => 'text' in part)) {
           const scheme = field === 'headers' ? /^(\w+)\s+\S/.exec(value)?.[1] : undefined;
-          const variable = field === 'env' ? variableNameFor(key) : variableNameFor(name, scheme ? 'token' : key);
+          const variable =
+            field === 'env' ? variableNameFor(key) : variableNameFor(name, scheme ? 'token' : key);
           const token = scheme ? value.slice(scheme.length).trimStart() : value;
-          mapped[key] = `${scheme ? `${scheme} ` : ''}${out.secret(token, variable, `${where} of MCP server ${name}`)}`;
+          mapped[key] =
+            `${scheme ? `${scheme} ` : ''}${out.secret(token, variable, `${where} of MCP server ${name}`)}`;
           continue;
         }
         const text = out.text(value, where);
@@ -92,7 +98,9 @@ export function createEntryExport(host: HostFormat, name: string, options: Entry
       if (options.secretsAsInputs) {
         const id = variable.toLowerCase().replace(/_/g, '-');
         inputs.push({ type: 'promptString', id, description, password: true });
-        warnings.push(`${prefix} the ${description} is a secret: ${host.title} will ask for it (input "${id}").`);
+        warnings.push(
+          `${prefix} the ${description} is a secret: ${host.title} will ask for it (input "${id}").`,
+        );
         return `\${input:${id}}`;
       }
       const reference = host.envReference(variable);

@@ -90,7 +90,10 @@ export function mapEntry(raw: Record<string, unknown>): EntryMapping {
         const map = entry[key];
         if (!isRecord(map)) continue;
         entry[key] = Object.fromEntries(
-          Object.entries(map).map(([name, value]) => [name, typeof value === 'string' ? translate(value) : value]),
+          Object.entries(map).map(([name, value]) => [
+            name,
+            typeof value === 'string' ? translate(value) : value,
+          ]),
         );
       }
       return mapping;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: host reference syntax (${env:VAR}, ${workspaceFolder}) is written on purpose
 /**
  * Environment references across hosts. Switchboard's own syntax is `${VAR}` (with `${VAR:-default}`
  * and `$$` for a literal `$`); each host spells a reference its own way (`${env:VAR}`, `$VAR`,
@@ -26,7 +27,11 @@ export function splitReferences(value: string): ValuePart[] {
     if (text !== '') parts.push({ text });
     text = '';
     const [, variable, operator, fallback] = match;
-    parts.push(operator === undefined ? { variable: variable as string } : { variable: variable as string, fallback: fallback ?? '' });
+    parts.push(
+      operator === undefined
+        ? { variable: variable as string }
+        : { variable: variable as string, fallback: fallback ?? '' },
+    );
   }
   text += value.slice(last);
   if (text !== '') parts.push({ text });

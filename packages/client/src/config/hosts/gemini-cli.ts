@@ -58,7 +58,9 @@ export const geminiCliHost: HostFormat = {
     if (config.timeouts?.callMs !== undefined) entry.timeout = config.timeouts.callMs;
     if (config.approval === 'never') entry.trust = true;
     else if (config.approval !== undefined) {
-      out.warn('"approval" is not written except as trust: true for "never" (Gemini CLI asks for every other call).');
+      out.warn(
+        '"approval" is not written except as trust: true for "never" (Gemini CLI asks for every other call).',
+      );
     }
     if (config.includeTools !== undefined) entry.includeTools = [...config.includeTools];
     if (config.excludeTools !== undefined) entry.excludeTools = [...config.excludeTools];

@@ -46,7 +46,9 @@ export const gooseHost: HostFormat = {
       .timeout('timeout', 1000, 'callMs');
     const entry = mapping.entry;
     if (typeof entry.type === 'string' && inProcessTypes.has(entry.type)) {
-      mapping.skip(`it is a Goose ${entry.type} extension, which runs inside Goose rather than as an MCP server.`);
+      mapping.skip(
+        `it is a Goose ${entry.type} extension, which runs inside Goose rather than as an MCP server.`,
+      );
     }
     if (Array.isArray(entry.env_keys) && entry.env_keys.every((key) => typeof key === 'string')) {
       const env = isRecord(entry.env) ? { ...entry.env } : {};
@@ -67,7 +69,8 @@ export const gooseHost: HostFormat = {
     if (config.type === 'ws') out.refuse('it is a WebSocket server, which Goose does not run.');
     entry.type = gooseTypes[config.type ?? (remote ? 'http' : 'stdio')] ?? 'stdio';
     if (config.command !== undefined) entry.cmd = out.text(config.command, 'command');
-    if (config.args !== undefined) entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
+    if (config.args !== undefined)
+      entry.args = config.args.map((arg, index) => out.text(arg, `args[${index}]`));
     if (config.url !== undefined) entry.uri = out.text(config.url, 'url');
     // Goose writes `headers: {}` for every remote extension.
     if (remote) entry.headers = out.map(config.headers ?? {}, 'headers');
@@ -79,13 +82,17 @@ export const gooseHost: HostFormat = {
       if (parts.length === 1 && part && 'variable' in part) {
         envKeys.push(key);
         if (part.variable !== key) {
-          out.warn(`Goose reads env_keys by name: set ${key} (Switchboard's config reads it from ${part.variable}).`);
+          out.warn(
+            `Goose reads env_keys by name: set ${key} (Switchboard's config reads it from ${part.variable}).`,
+          );
         }
       } else if (!parts.every((piece) => 'text' in piece)) {
         out.refuse(`its env ${key} mixes text and references, which Goose cannot express.`);
       } else if (isSecretName(key)) {
         envKeys.push(key);
-        out.warn(`the env ${key} is a secret and is written as an env_keys entry: set ${key} in Goose (goose configure) or its environment.`);
+        out.warn(
+          `the env ${key} is a secret and is written as an env_keys entry: set ${key} in Goose (goose configure) or its environment.`,
+        );
       } else envs[key] = value;
     }
     entry.envs = envs;
@@ -93,7 +100,17 @@ export const gooseHost: HostFormat = {
     if (config.timeouts?.callMs !== undefined) entry.timeout = Math.ceil(config.timeouts.callMs / 1000);
     entry.enabled = config.enabled !== false;
     if (config.description !== undefined) entry.description = config.description;
-    out.unexported(config, ['type', 'command', 'args', 'url', 'headers', 'env', 'timeouts', 'enabled', 'description']);
+    out.unexported(config, [
+      'type',
+      'command',
+      'args',
+      'url',
+      'headers',
+      'env',
+      'timeouts',
+      'enabled',
+      'description',
+    ]);
     return out.result({ ...entry, ...kept });
   },
   envReference: () => undefined,

@@ -23,7 +23,8 @@ export function xdgConfig(context: HostLocationContext): string {
 
 /** VS Code's user folder (`…/Code/User`): settings.json, the user mcp.json and extensions' global storage. */
 export function vscodeUserDirectory(context: HostLocationContext): string {
-  if (context.platform === 'darwin') return join(context.home, 'Library', 'Application Support', 'Code', 'User');
+  if (context.platform === 'darwin')
+    return join(context.home, 'Library', 'Application Support', 'Code', 'User');
   if (context.platform === 'win32') return join(appData(context), 'Code', 'User');
   return join(xdgConfig(context), 'Code', 'User');
 }
@@ -45,6 +46,8 @@ export function location(
  */
 export function fileLocation(path: string, serversPath: string[]): HostLocation {
   const parent = dirname(path);
-  const workspaceFolder = /[\\/]\.(vscode|cursor|zed|gemini|codex|continue)$/.test(parent) ? dirname(parent) : parent;
+  const workspaceFolder = /[\\/]\.(vscode|cursor|zed|gemini|codex|continue)$/.test(parent)
+    ? dirname(parent)
+    : parent;
   return { path, kind: 'file', serversPath, workspaceFolder };
 }

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: host reference syntax (${env:VAR}, ${workspaceFolder}) is written on purpose
 /**
  * VS Code: the workspace's `.vscode/mcp.json` and the user profile's `mcp.json` (`servers` by
  * name, `inputs` beside it), and the older `"mcp": { "servers", "inputs" }` section of the user
@@ -37,7 +38,9 @@ export const vscodeHost: HostFormat = {
     location(join(context.cwd, '.vscode', 'mcp.json'), ['servers'], context, 'project'),
   ],
   exportLocation: (context) => location(join(vscodeUserDirectory(context), 'mcp.json'), ['servers'], context),
-  locationsInFile: (path) => [fileLocation(path, basename(path) === 'settings.json' ? settingsServers : ['servers'])],
+  locationsInFile: (path) => [
+    fileLocation(path, basename(path) === 'settings.json' ? settingsServers : ['servers']),
+  ],
   serversPathIn(value, where) {
     const has = (path: string[]) =>
       path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value) !== undefined;
