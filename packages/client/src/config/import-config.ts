@@ -14,6 +14,7 @@ import { SwitchboardError, silentLogger } from '@switchboard/core';
 import { configErrorCodes, createInvalidConfigError, describeLocation } from './config-error.js';
 import { type InputResolver, readVsCodeInputs, resolvePlaceholders } from './editor-placeholders.js';
 import type { VariableSource } from './expand-variables.js';
+import { mapHostServerKeys } from './host-server-keys.js';
 import { claudeDesktopConfigPath as desktopPath } from './hosts/claude-desktop.js';
 import { clineSettingsPath as clinePath } from './hosts/cline.js';
 import { isRecord } from './hosts/entry-mapping.js';
@@ -255,7 +256,7 @@ function validateEntries(
       warnings.push(`Skipped server "${name}" from ${file}: ${problems.join('; ')}`);
       continue;
     }
-    const mapped = host.toServerConfig(raw);
+    const mapped = mapHostServerKeys(host.id, raw);
     if (mapped.skip !== undefined) {
       warnings.push(
         `Skipped server "${name}" from ${file} (${describeLocation(file, document, path)}): ${mapped.skip}`,
