@@ -114,6 +114,41 @@ describe('switchboard servers export', () => {
   });
 });
 
+describe('switchboard servers import (YAML and TOML hosts)', () => {
+  it('imports a Goose config.yaml, skipping a builtin with a warning and keeping env_keys as references', async () => {
+    const source = join(sandbox.root, 'goose.yaml');
+    writeFileSync(
+      source,
+      [
+        '# goose',
+        'extensions:',
+        '  developer:',
+        '    type: builtin',
+        '    name: developer',
+        '    enabled: true',
+        '  github:',
+        '    type: stdio',
+        '    cmd: npx',
+        '    args: [-y, "@modelcontextprotocol/server-github"]',
+        '    envs: {}',
+        '    env_keys: [GITHUB_PERSONAL_ACCESS_TOKEN]',
+        '    timeout: 300',
+        '    enabled: true',
+        '',
+      ].join('\n'),
+    );
+    const target = join(sandbox.root, 'from-goose.json');
+    const run = await sandbox.run(['servers', 'import', '--from', 'goose', '--path', source, '--config', target]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('Skipped server "developer"');
+    expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.github).toMatchObject({
+      command: 'npx',
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' },
+      timeouts: { callMs: 300_000 },
+    });
+  });
+});
+
 describe('switchboard servers install-gateway', () => {
   it('replaces a Claude Code file’s servers with one gateway entry the real client connects to and calls through', async () => {
     const dataDir = join(sandbox.root, 'data');
