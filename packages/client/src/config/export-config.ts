@@ -102,14 +102,15 @@ export async function planExport(options: ExportConfigOptions): Promise<ExportPl
     options.mode === 'replace'
       ? [...existing.keys()].filter((name) => !Object.hasOwn(exported.entries, name))
       : [];
-  const after = renderDocument(target, before, document, serversPath, existing, exported, removed);
+  const rendered = renderDocument(target, before, document, serversPath, existing, exported, removed);
+  const after = rendered ?? before ?? '';
   return {
     to: target.host.id,
     file: target.file,
     before,
     after,
     diff: maskedDiff(target.file, before, after, options.servers, existing),
-    changed: after !== before,
+    changed: rendered !== undefined && rendered !== before,
     exported: Object.keys(exported.entries),
     skipped: exported.skipped,
     removed,
@@ -322,7 +323,7 @@ function withWorkspacePlaceholder(config: ServerConfig, folder: string, placehol
   return out;
 }
 
-/** Step 5: the new text, edited in place in the document's own syntax. */
+/** Step 5: the new text, edited in place in the document's own syntax; undefined when nothing changes. */
 function renderDocument(
   target: ExportTarget,
   before: string | undefined,
@@ -331,12 +332,12 @@ function renderDocument(
   existing: Map<string, unknown>,
   exported: ExportedEntries,
   removed: string[],
-): string {
+): string | undefined {
   const changedEntries = Object.fromEntries(
     Object.entries(exported.entries).filter(([name, entry]) => !deepEqual(existing.get(name), entry)),
   );
   if (Object.keys(changedEntries).length === 0 && removed.length === 0 && exported.inputs.length === 0) {
-    return before ?? '';
+    return undefined;
   }
   const { host, file } = target;
   if (host.syntax === 'toml') {

@@ -56,7 +56,8 @@ export const continueHost: HostFormat = {
     const out = createEntryExport(continueHost, name);
     const { entry, handled } = commonEntry(config, out, {
       cwd: true,
-      type: (server) => (server.type === undefined ? undefined : continueTypes[server.type]),
+      // Continue needs the transport of a remote server spelled out.
+      type: (server) => continueTypes[server.type ?? (server.url === undefined ? '' : 'http')],
     });
     if (config.type === 'ws') out.refuse('it is a WebSocket server, which Continue does not run.');
     const { headers, ...rest } = entry;
