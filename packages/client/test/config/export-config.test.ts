@@ -139,6 +139,15 @@ describe('exportConfig: references and secrets', () => {
     });
   });
 
+  it('nothing the host can take: no file is created', async () => {
+    const path = join(temp.path, 'zed', 'settings.json');
+    const result = await exportConfig({ to: 'zed', servers: { github }, path, home, cwd, env: {} });
+    expect(result.skipped).toEqual(['github']);
+    expect(result.changed).toBe(false);
+    expect(result.written).toBe(false);
+    await expect(readFile(path, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('a key the host has no room for is named in a warning', async () => {
     const result = await exportConfig({
       to: 'cursor',
