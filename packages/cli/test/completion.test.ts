@@ -97,7 +97,22 @@ describe('switchboard completion bash', () => {
   });
 
   it('completes sub-commands, flags and a flag’s values', () => {
-    expect(complete(['servers', ''])).toEqual(['list', 'add', 'remove', 'import']);
+    expect(complete(['servers', ''])).toEqual([
+      'list',
+      'add',
+      'remove',
+      'import',
+      'export',
+      'install-gateway',
+    ]);
+    expect(complete(['servers', 'export', '--to', 'c']).sort()).toEqual([
+      'claude-code',
+      'claude-desktop',
+      'cline',
+      'codex',
+      'continue',
+      'cursor',
+    ]);
     expect(complete(['tools', '--s']).sort()).toEqual(['--sort', '--store']);
     expect(complete(['tools', '--sort', ''])).toEqual(['name', 'usage']);
     expect(complete(['call', '--y'])).toEqual(['--yes']);

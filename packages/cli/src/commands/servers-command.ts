@@ -1,4 +1,7 @@
-/** `switchboard servers list | add | remove | import`: edits the config in the `mcpServers` format. */
+/**
+ * `switchboard servers list | add | remove | import | export | install-gateway`: edits the config
+ * in the `mcpServers` format; export and install-gateway (other tools' files) are in servers-export.ts.
+ */
 import {
   addServer,
   type ImportFormat,
@@ -15,6 +18,7 @@ import { homeOf } from '../cli-home.js';
 import { formatTable } from '../cli-io.js';
 import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
+import { exportServers, installGateway } from './servers-export.js';
 
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -165,9 +169,13 @@ export async function runServersCommand(context: CommandContext): Promise<number
       return remove(context, name);
     case 'import':
       return importServers(context);
+    case 'export':
+      return exportServers(context);
+    case 'install-gateway':
+      return installGateway(context);
     default:
       throw new UsageError(
-        `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import'])}`,
+        `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import', 'export', 'install-gateway'])}`,
       );
   }
 }

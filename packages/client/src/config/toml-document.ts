@@ -4,23 +4,10 @@
  * parser), and a node tree whose offsets point at the line that sets each key — a table's header,
  * or `key = …` inside it — so a bad value is reported with file, line and key.
  */
-import { createRequire } from 'node:module';
 import { SwitchboardError } from '@switchboard/core';
-import type * as SmolToml from 'smol-toml';
 import { configErrorCodes } from './config-error.js';
+import { loadSmolToml } from './config-parsers.js';
 import type { JsoncDocument, JsonNode } from './jsonc-document.js';
-
-let smolToml: typeof SmolToml | undefined;
-
-/**
- * smol-toml at the first TOML file read rather than when the client is imported: only Codex's
- * config is TOML, and every command that loads a config would pay for it. `require` (smol-toml
- * ships a CommonJS build) keeps parsing synchronous.
- */
-function loadSmolToml(): typeof SmolToml {
-  smolToml ??= createRequire(import.meta.url)('smol-toml') as typeof SmolToml;
-  return smolToml;
-}
 
 function typeOf(value: unknown): JsonNode['type'] {
   if (value === null) return 'null';
