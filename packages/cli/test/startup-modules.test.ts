@@ -31,6 +31,7 @@ const heavy: Array<[string, RegExp]> = [
   ['jose (OAuth DPoP)', /\/node_modules\/jose\//],
   ['ajv (schemas are compiled at the first call)', /\/node_modules\/ajv(-formats)?\//],
   ['TOML and YAML parsers (other hosts’ config formats)', /\/node_modules\/(smol-toml|yaml)\//],
+  ['the diff library (servers export)', /\/node_modules\/diff\//],
   ['LangChain', /\/node_modules\/@langchain\//],
   ['the AI SDK', /\/node_modules\/ai\//],
   ['Mastra', /\/node_modules\/@mastra\//],

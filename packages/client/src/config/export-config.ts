@@ -12,12 +12,11 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
-import { createTwoFilesPatch } from 'diff';
 import type { YAMLSeq } from 'yaml';
 import { createRedactor } from '../redactor.js';
 import { configErrorCodes, createInvalidConfigError } from './config-error.js';
 import { deepEqual, rewriteJsonc, writeFileAtomic } from './config-file-editor.js';
-import { loadYaml } from './config-parsers.js';
+import { loadDiff, loadYaml } from './config-libraries.js';
 import type { VariableSource } from './expand-variables.js';
 import { isRecord } from './hosts/entry-mapping.js';
 import { isSecretName } from './hosts/env-references.js';
@@ -456,7 +455,7 @@ function maskedDiff(
   for (const entry of existing.values()) collect(entry);
   // References are not secrets; masking them would hide what the export writes.
   const redactor = createRedactor(secrets.filter((value) => !/\$\{/.test(value)));
-  const patch = createTwoFilesPatch(
+  const patch = loadDiff().createTwoFilesPatch(
     file,
     file,
     before ?? '',

@@ -6,7 +6,7 @@
  */
 import { SwitchboardError } from '@switchboard/core';
 import { configErrorCodes } from './config-error.js';
-import { loadSmolToml } from './config-parsers.js';
+import { loadSmolToml } from './config-libraries.js';
 import type { JsoncDocument, JsonNode } from './jsonc-document.js';
 
 function typeOf(value: unknown): JsonNode['type'] {

@@ -9,7 +9,7 @@
  */
 import { SwitchboardError } from '@switchboard/core';
 import { configErrorCodes } from './config-error.js';
-import { loadSmolToml } from './config-parsers.js';
+import { loadSmolToml } from './config-libraries.js';
 
 /** The changes to make: entries to write (by name) and names to remove. */
 export interface TomlServerChanges {

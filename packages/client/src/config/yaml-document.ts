@@ -8,7 +8,7 @@
 import { SwitchboardError } from '@switchboard/core';
 import type { Document, Node } from 'yaml';
 import { configErrorCodes } from './config-error.js';
-import { loadYaml } from './config-parsers.js';
+import { loadYaml } from './config-libraries.js';
 import { type JsoncDocument, type JsonNode, positionAt } from './jsonc-document.js';
 
 /** A parsed YAML file: the common document shape plus the `yaml` Document for editing. */
