@@ -90,13 +90,11 @@ export class DirectToolCalls {
   /**
    * Sends `tools/call` with `params`; settles with the server's result as it sent it. A `_meta` in
    * `params` (trace context) is kept, merged with the connection's envelope and the progress token.
-   * `onRequestId` is told the request's JSON-RPC id.
    */
   call(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Readonly<Record<string, unknown>> },
     options: RequestOptions,
     resultSchema: StandardSchemaV1,
-    onRequestId?: (id: string) => void,
   ): Promise<CallToolResult> {
     const transport = this.host.transport;
     if (transport === undefined)
@@ -104,7 +102,6 @@ export class DirectToolCalls {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = `${idPrefix}${this.nextId++}`;
-    onRequestId?.(id);
     const envelope = this.host.envelope();
     const progress = options.onprogress !== undefined;
     const own = params._meta;

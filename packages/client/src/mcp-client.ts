@@ -53,6 +53,7 @@ import {
   ServerRequestRouter,
 } from './server-request-router.js';
 import { loadOpenTelemetry } from './telemetry/load-opentelemetry.js';
+import { reportRequestIds } from './telemetry/request-id-sink.js';
 import type { TelemetrySetting } from './telemetry/telemetry-options.js';
 import {
   type ConnectionFacts,
@@ -283,6 +284,8 @@ export async function createMcpClient(
     options.telemetry,
     connectionFacts(source, handle, protocol, settings),
   );
+  // A traced call learns its request's JSON-RPC id as it leaves (the SDK numbers its own).
+  if (telemetry.possible) reportRequestIds(handle.transport);
   const client = new ConnectedMcpClient(
     protocol,
     handle,
@@ -848,12 +851,7 @@ class ConnectedMcpClient implements McpClient {
         // hooks link the server requests of a 2025-era call to it.
         return await (routed
           ? this.sdkClient.request({ method: 'tools/call', params }, callToolResultShape, requestOptions)
-          : this.sdkClient.callToolDirect(
-              params,
-              requestOptions,
-              callToolResultShape,
-              trace === undefined ? undefined : (id) => trace.requestId(id),
-            ));
+          : this.sdkClient.callToolDirect(params, requestOptions, callToolResultShape));
       }
       // The SDK mirrors x-mcp-header parameters into Mcp-Param-* headers from the definition; the
       // definition carries no outputSchema, so the result comes back as the server sent it (the

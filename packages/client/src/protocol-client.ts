@@ -169,9 +169,8 @@ export class ProtocolClient extends Client {
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Readonly<Record<string, unknown>> },
     options: RequestOptions,
     resultSchema: StandardSchemaV1,
-    onRequestId?: (id: string) => void,
   ): Promise<CallToolResult> {
-    return this.direct.call(params, options, resultSchema, onRequestId);
+    return this.direct.call(params, options, resultSchema);
   }
 
   /** A direct call's result that is not a plain answer: a task, or the SDK's input-required driver. */

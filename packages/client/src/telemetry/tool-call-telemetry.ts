@@ -13,6 +13,7 @@ import { executeToolOperation, McpAttribute, McpMetric, mcpSpanName, toolErrorTy
 import { failureAttributesOf } from './failure-attributes.js';
 import { injectTraceContext } from './inject-trace-context.js';
 import type { OpenTelemetryApi } from './load-opentelemetry.js';
+import { withRequestIdSink } from './request-id-sink.js';
 import { digestSessionId } from './session-digest.js';
 import { createTelemetryInstruments } from './telemetry-instruments.js';
 import type { TelemetrySetting } from './telemetry-options.js';
@@ -35,8 +36,6 @@ export interface ConnectionFacts {
 export interface ToolCallTrace {
   /** The trace context to add to the request's `_meta`; undefined when there is no span. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  /** The JSON-RPC id the request went out with. */
-  requestId(id: string | number): void;
   /** The call was answered (`isError` counts as a failure of the tool); undefined: answered with a task. */
   end(result: CallToolResult | undefined): void;
   /** The call failed. */
@@ -45,11 +44,13 @@ export interface ToolCallTrace {
 
 /** Starts the telemetry of each call of one connection. */
 export interface ToolCallTelemetry {
+  /** False when nothing can ever be traced (no `@opentelemetry/api`, or `telemetry: false`). */
+  readonly possible: boolean;
   /** The call's trace, or undefined when there is nowhere to send it (then do nothing more). */
   start(tool: string, parent: unknown): ToolCallTrace | undefined;
 }
 
-const off: ToolCallTelemetry = Object.freeze({ start: () => undefined });
+const off: ToolCallTelemetry = Object.freeze({ possible: false, start: () => undefined });
 
 /** The tool-call telemetry of a connection; `api` undefined (not installed) or `setting` false: none. */
 export function createToolCallTelemetry(
@@ -64,6 +65,7 @@ export function createToolCallTelemetry(
     description: 'Duration of MCP requests as the client saw them (sent → answered).',
   });
   return {
+    possible: true,
     start(tool, parent) {
       const tracer = instruments.tracer();
       const histogram = instruments.histogram();
@@ -128,11 +130,8 @@ class TracedToolCall implements ToolCallTrace {
     );
     const meta: Record<string, unknown> = {};
     injectTraceContext(api, api.trace.setSpan(parentContext, this.#span), meta);
-    this.meta = Object.keys(meta).length > 0 ? meta : undefined;
-  }
-
-  requestId(id: string | number): void {
-    this.#span?.setAttribute(McpAttribute.requestId, String(id));
+    const span = this.#span;
+    this.meta = withRequestIdSink(meta, (id) => span.setAttribute(McpAttribute.requestId, String(id)));
   }
 
   end(result: CallToolResult | undefined): void {
