@@ -8,8 +8,10 @@
  *   telemetry object, and neither wraps the transport to learn request ids.
  * - `noProvider`: `@opentelemetry/api` loaded, nothing registered (the global no-op providers):
  *   each call checks the global providers and does nothing else — no span, no `_meta`.
- * - `provider`: a real SDK tracer provider (in-memory exporter, `SimpleSpanProcessor`) and meter
- *   provider, passed in options: a span, the trace context in `_meta`, a histogram point per call.
+ * - `provider`: a real SDK tracer provider (in-memory exporter behind a `BatchSpanProcessor`, as
+ *   production runs an exporter) and meter provider, passed in options (registering them globally
+ *   would trace the other sides too): a span, the trace context in `_meta`, a histogram point per
+ *   call.
  * - `control`: a second `absent` connection: how far two identical sides differ in this run (the
  *   noise floor of the wall-clock figures on this machine).
  * Two figures per side: the wall-clock latency of a call (p50, p95), and the client's own CPU time
@@ -30,11 +32,7 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 
 // The built package, as the main bench (BENCH_SOURCE=src runs the source instead).
 type ClientPackage = typeof import('../src/index.js');
@@ -133,7 +131,7 @@ async function checkNanoseconds(): Promise<number> {
 
 async function main(): Promise<void> {
   const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] });
   const meterProvider = new MeterProvider({
     readers: [
       new PeriodicExportingMetricReader({
