@@ -58,6 +58,8 @@ export const ClientErrorCode = {
   PromptNotFound: 'PROMPT_NOT_FOUND',
   /** A skill file failed verification against its listed entry (size, digest, frontmatter). */
   SkillInvalid: 'SKILL_INVALID',
+  /** A server's `headersHelper` command failed, timed out or printed no JSON object of headers. */
+  HeadersHelperFailed: 'HEADERS_HELPER_FAILED',
 } as const;
 
 /** A code of a {@link ClientError}, or of a transport error that passes through the client. */

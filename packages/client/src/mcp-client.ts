@@ -39,6 +39,7 @@ import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
+import { withHelperHeaders } from './headers-helper.js';
 import { ProtocolClient, withCallRoute } from './protocol-client.js';
 import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from './protocol-version.js';
 import { createRedactingLogger } from './redacting-logger.js';
@@ -256,7 +257,9 @@ export async function createMcpClient(
   options: McpClientOptions = {},
 ): Promise<McpClient> {
   const settings = connectSettings(name, source, options);
-  const handle = transportHandle(name, source, options, settings);
+  // A headersHelper runs at every connect (tokens it mints are short-lived), before the transport is made.
+  const entry = isServerEntry(source) ? await withHelperHeaders(name, source, settings.redactor) : source;
+  const handle = transportHandle(name, entry, options, settings);
   const router = new ServerRequestRouter(
     name,
     {

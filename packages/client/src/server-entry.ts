@@ -27,6 +27,8 @@ export interface ServerEntry {
   type?: ServerTransportType | (string & {});
   url?: string;
   headers?: Record<string, string>;
+  /** A shell command run at each connect whose stdout (a JSON object) is merged over `headers`. Its output is never logged. */
+  headersHelper?: string;
   /** Namespace prefix of this server's tools. @default the server name */
   prefix?: string;
   /** Timeouts for this server. */

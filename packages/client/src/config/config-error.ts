@@ -18,6 +18,10 @@ export const configErrorCodes = {
   invalidJson: 'CONFIG_INVALID_JSON',
   /** The text is not valid TOML (Codex's config); the message has line and column. */
   invalidToml: 'CONFIG_INVALID_TOML',
+  /** The text is not valid YAML (Continue's and Goose's configs); the message has line and column. */
+  invalidYaml: 'CONFIG_INVALID_YAML',
+  /** The file changed between the diff shown and the write: nothing was written; run the export again. */
+  changedMeanwhile: 'CONFIG_CHANGED_MEANWHILE',
   /** The JSON is valid but its shape is not; the message has JSON paths. */
   invalid: 'CONFIG_INVALID',
   /** A `${VAR}` without default refers to an unset variable. */

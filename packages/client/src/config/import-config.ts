@@ -1,62 +1,43 @@
 /**
- * `importConfig`: reads the MCP server lists of Claude Desktop, Claude Code, Cursor and VS Code
- * and returns them as Switchboard `ServerConfig` records. `${VAR}`/`${env:VAR}` references are
- * kept as written (so importing never copies a secret from the environment into a file); editor
- * placeholders that only the editor knows (`${workspaceFolder}`, `${userHome}`, VS Code's
- * `${input:id}`) are resolved here.
+ * `importConfig`: reads another tool's MCP servers and returns them as Switchboard `ServerConfig`
+ * records. A short flow over the host's module (`hosts/`): where the host keeps its files, read
+ * each, find its servers, map each entry onto our keys and validate it, resolve the editor's own
+ * placeholders, merge. `${VAR}` references stay references (in our `${VAR}` spelling), so
+ * importing never copies a secret out of the environment; host keys with no Switchboard meaning
+ * are kept in `hostKeys` and reported with file, line and key, never silently dropped.
  */
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
-import {
-  type ConfigIssue,
-  configErrorCodes,
-  createInvalidConfigError,
-  describeLocation,
-} from './config-error.js';
+import { configErrorCodes, createInvalidConfigError, describeLocation } from './config-error.js';
+import { type InputResolver, readVsCodeInputs, resolvePlaceholders } from './editor-placeholders.js';
 import type { VariableSource } from './expand-variables.js';
 import { mapHostServerKeys } from './host-server-keys.js';
+import { claudeDesktopConfigPath as desktopPath } from './hosts/claude-desktop.js';
+import { clineSettingsPath as clinePath } from './hosts/cline.js';
+import { isRecord } from './hosts/entry-mapping.js';
+import type {
+  HostEntry,
+  HostFormat,
+  HostId,
+  HostLocation,
+  HostLocationContext,
+} from './hosts/host-format.js';
+import { hostFormats, hostIds, isHostId } from './hosts/index.js';
 import { formatJsonPath, type JsoncDocument, type JsonPathSegment } from './jsonc-document.js';
 import { readJsoncFile } from './read-config-document.js';
 import type { ConfigSource, ServerConfig } from './server-config.js';
-import { validateConfigDocument } from './validate-server-config.js';
+import { describeType, type ValidationSink, validateServerEntry } from './validate-server-config.js';
 
-/** Tools whose config files `importConfig` reads. */
-export type ImportFormat =
-  | 'claude-desktop'
-  | 'claude-code'
-  | 'cursor'
-  | 'vscode'
-  | 'gemini-cli'
-  | 'cline'
-  | 'codex';
+export type { InputResolver, VsCodeInput } from './editor-placeholders.js';
+
+/** Tools whose config files `importConfig` reads (every host module). */
+export type ImportFormat = HostId;
 
 /** Every format `importConfig` reads. */
-export const importFormats: readonly ImportFormat[] = [
-  'claude-desktop',
-  'claude-code',
-  'cursor',
-  'vscode',
-  'gemini-cli',
-  'cline',
-  'codex',
-];
-
-/** A VS Code `inputs` entry (`promptString` or `pickString`). */
-export interface VsCodeInput {
-  id: string;
-  type?: string;
-  description?: string;
-  password?: boolean;
-  default?: string;
-  options?: string[];
-}
-
-/** Resolves VS Code `${input:id}` placeholders: a map by id, or a callback (e.g. a CLI prompt). */
-export type InputResolver =
-  | Record<string, string>
-  | ((input: VsCodeInput) => string | undefined | Promise<string | undefined>);
+export const importFormats: readonly ImportFormat[] = hostIds;
 
 /** Options of {@link importConfig}. */
 export interface ImportConfigOptions {
@@ -68,9 +49,9 @@ export interface ImportConfigOptions {
   home?: string;
   /** The project directory (for `.mcp.json`, `.cursor/`, `.vscode/` and `${workspaceFolder}`). @default process.cwd() */
   cwd?: string;
-  /** Decides Claude Desktop's config location. @default process.platform */
+  /** Decides the per-platform locations (macOS, Windows, Linux). @default process.platform */
   platform?: NodeJS.Platform;
-  /** For `APPDATA` (Windows) and `XDG_CONFIG_HOME` (Linux). @default process.env */
+  /** For `APPDATA`, `USERPROFILE` (Windows), `XDG_CONFIG_HOME` (Linux) and `CODEX_HOME`. @default process.env */
   env?: VariableSource;
   /**
    * Values for VS Code `${input:id}` placeholders. Without one, an input's `default` is used;
@@ -90,17 +71,12 @@ export interface ImportedConfig {
   sources: ConfigSource[];
   /** Which file each server came from. */
   serverSources: Record<string, ConfigSource>;
-  /** Entries skipped as invalid and keys ignored, with file and JSON path. */
+  /** Entries skipped as invalid and keys kept for the host, with file, line and path. */
   warnings: string[];
 }
 
 /** A file `importConfig` looks at, with the part of it that holds servers. */
-export interface ImportCandidate extends ConfigSource {
-  /** JSON path of the servers map inside the file. */
-  serversPath: string[];
-  /** Directory `${workspaceFolder}` stands for. */
-  workspaceFolder: string;
-}
+export type ImportCandidate = HostLocation;
 
 /** Claude Desktop's config file on a platform. */
 export function claudeDesktopConfigPath(
@@ -108,395 +84,229 @@ export function claudeDesktopConfigPath(
   platform: NodeJS.Platform,
   env: VariableSource,
 ): string {
-  if (platform === 'darwin')
-    return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-  if (platform === 'win32') {
-    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
-  }
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
+  return desktopPath({ home, cwd: home, platform, env });
 }
 
 /** Cline's `cline_mcp_settings.json`, in VS Code's global storage of the extension. */
 export function clineSettingsPath(home: string, platform: NodeJS.Platform, env: VariableSource): string {
-  const settings = ['globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'];
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Code', 'User', ...settings);
-  if (platform === 'win32')
-    return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code', 'User', ...settings);
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code', 'User', ...settings);
+  return clinePath({ home, cwd: home, platform, env });
 }
 
 /** The files `importConfig` reads for a tool by default, in merge order (later wins). */
-export function defaultImportCandidates(
-  from: ImportFormat,
-  options: { home: string; cwd: string; platform: NodeJS.Platform; env: VariableSource },
-): ImportCandidate[] {
-  const { home, cwd } = options;
-  switch (from) {
-    case 'claude-desktop':
-      return [
-        {
-          path: claudeDesktopConfigPath(home, options.platform, options.env),
-          kind: 'user',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'claude-code':
-      // Claude Code's precedence: local (per project in ~/.claude.json) > project (.mcp.json) > user.
-      return [
-        { path: join(home, '.claude.json'), kind: 'user', serversPath: ['mcpServers'], workspaceFolder: cwd },
-        { path: join(cwd, '.mcp.json'), kind: 'project', serversPath: ['mcpServers'], workspaceFolder: cwd },
-        {
-          path: join(home, '.claude.json'),
-          kind: 'project',
-          serversPath: ['projects', cwd, 'mcpServers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'cursor':
-      return [
-        {
-          path: join(home, '.cursor', 'mcp.json'),
-          kind: 'user',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-        {
-          path: join(cwd, '.cursor', 'mcp.json'),
-          kind: 'project',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'vscode':
-      return [
-        {
-          path: join(cwd, '.vscode', 'mcp.json'),
-          kind: 'project',
-          serversPath: ['servers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'gemini-cli':
-      // Gemini CLI merges user settings, then the project's (project wins).
-      return [
-        {
-          path: join(home, '.gemini', 'settings.json'),
-          kind: 'user',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-        {
-          path: join(cwd, '.gemini', 'settings.json'),
-          kind: 'project',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'codex':
-      // Codex reads $CODEX_HOME/config.toml (~/.codex by default), then a project's .codex/config.toml.
-      return [
-        {
-          path: join(options.env.CODEX_HOME ?? join(home, '.codex'), 'config.toml'),
-          kind: 'user',
-          serversPath: ['mcp_servers'],
-          workspaceFolder: cwd,
-        },
-        {
-          path: join(cwd, '.codex', 'config.toml'),
-          kind: 'project',
-          serversPath: ['mcp_servers'],
-          workspaceFolder: cwd,
-        },
-      ];
-    case 'cline':
-      return [
-        {
-          path: clineSettingsPath(home, options.platform, options.env),
-          kind: 'user',
-          serversPath: ['mcpServers'],
-          workspaceFolder: cwd,
-        },
-      ];
-  }
+export function defaultImportCandidates(from: ImportFormat, options: HostLocationContext): ImportCandidate[] {
+  return hostFormats[from].locations(options);
 }
 
-function getAt(value: unknown, path: readonly string[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = Object.hasOwn(current, segment) ? (current as Record<string, unknown>)[segment] : undefined;
-  }
-  return current;
+/** What the import flow works with, defaults applied. */
+interface ImportSettings {
+  host: HostFormat;
+  context: HostLocationContext;
+  path: string | undefined;
+  inputs: InputResolver | undefined;
+  logger: Logger;
 }
 
-const placeholderPattern = /\$\{(workspaceFolder|userHome|pathSeparator|\/|input:([^}]+))\}/g;
-
-/** Reads another tool's MCP config and returns Switchboard server entries. */
-export async function importConfig(options: ImportConfigOptions): Promise<ImportedConfig> {
-  const home = resolve(options.home ?? homedir());
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const env = options.env ?? process.env;
-  const logger = options.logger ?? silentLogger;
-  const formats = importFormats;
-  if (!formats.includes(options.from)) {
-    throw new SwitchboardError({
-      code: 'INVALID_ARGUMENT',
-      message: `Unknown import format "${String(options.from)}". Use one of ${formats.join(', ')}.`,
-      context: { from: options.from },
-    });
-  }
-
-  let candidates: ImportCandidate[];
-  if (options.path !== undefined) {
-    const path = resolve(cwd, options.path);
-    const serversPath =
-      options.from === 'vscode' ? ['servers'] : options.from === 'codex' ? ['mcp_servers'] : ['mcpServers'];
-    // A project file's ${workspaceFolder} is the folder holding `.vscode/` or `.cursor/`.
-    const parent = dirname(path);
-    const workspaceFolder = /[\\/]\.(vscode|cursor)$/.test(parent) ? dirname(parent) : parent;
-    candidates = [{ path, kind: 'file', serversPath, workspaceFolder }];
-    if (options.from === 'claude-code') {
-      candidates.push({
-        path,
-        kind: 'file',
-        serversPath: ['projects', cwd, 'mcpServers'],
-        workspaceFolder: cwd,
-      });
-    }
-  } else {
-    candidates = defaultImportCandidates(options.from, {
-      home,
-      cwd,
-      platform: options.platform ?? process.platform,
-      env,
-    });
-  }
-
-  const result: ImportedConfig = { mcpServers: {}, sources: [], serverSources: {}, warnings: [] };
-  const documents = new Map<string, JsoncDocument | undefined>();
-  let foundAny = false;
-
-  for (const candidate of candidates) {
-    if (!documents.has(candidate.path)) {
-      documents.set(
-        candidate.path,
-        await readJsoncFile(candidate.path, options.from === 'codex' ? 'toml' : 'jsonc'),
-      );
-    }
-    const document = documents.get(candidate.path);
-    if (!document) continue;
-    foundAny = true;
-    let serversPath = candidate.serversPath;
-    if (serversPath[0] === 'projects') {
-      // Claude Code keys projects by the folder it was started in: use the nearest one above cwd.
-      const project = nearestProjectKey(getAt(document.value, ['projects']), cwd, home);
-      if (project === undefined) continue;
-      serversPath = ['projects', project, 'mcpServers'];
-    }
-    let servers = getAt(document.value, serversPath);
-    // VS Code's user settings.json nests the same shape under "mcp".
-    if (
-      servers === undefined &&
-      options.from === 'vscode' &&
-      getAt(document.value, ['mcp', 'servers']) !== undefined
-    ) {
-      serversPath = ['mcp', 'servers'];
-      servers = getAt(document.value, serversPath);
-    }
-    if (servers === undefined) continue;
-
-    const issues: ConfigIssue[] = [];
-    const skipped = new Map<string, string[]>();
-    const parentPath = serversPath.slice(0, -1);
-    // The host's own key (Codex: `mcp_servers`) in paths, the validator's name for it inside.
-    const hostKey = serversPath[serversPath.length - 1] as string;
-    const key = hostKey === 'servers' ? 'servers' : 'mcpServers';
-    const mapped = mapHostServerKeys(options.from, servers);
-    // A key the mapping renamed is reported under the host's name for it, where the file has it.
-    const pathOf = (path: JsonPathSegment[]) => {
-      const [, server, field, ...rest] = path;
-      const hostField =
-        typeof server === 'string' && typeof field === 'string'
-          ? (mapped.renamed[server]?.[field] ?? field)
-          : field;
-      return [
-        ...parentPath,
-        hostKey,
-        ...(server === undefined ? [] : [server]),
-        ...(hostField === undefined ? [] : [hostField]),
-        ...rest,
-      ];
-    };
-    const validated = validateConfigDocument(
-      { [key]: mapped.servers },
-      {
-        issue: (path, message) => {
-          const fullPath = pathOf(path);
-          const name = path[1];
-          if (typeof name !== 'string') issues.push({ path: fullPath, message });
-          else {
-            const list = skipped.get(name) ?? [];
-            list.push(
-              `${formatJsonPath(fullPath)} (${describeLocation(candidate.path, document, fullPath)}): ${message}`,
-            );
-            skipped.set(name, list);
-          }
-        },
-        warn: (path, message) => {
-          const fullPath = pathOf(path);
-          result.warnings.push(
-            `${formatJsonPath(fullPath)} (${describeLocation(candidate.path, document, fullPath)}): ${message}`,
-          );
-        },
-      },
-      key,
-    );
-    if (issues.length > 0) throw createInvalidConfigError(candidate.path, document, issues);
-    for (const [name, problems] of skipped) {
-      result.warnings.push(`Skipped server "${name}" from ${candidate.path}: ${problems.join('; ')}`);
-    }
-
-    const source: ConfigSource = { path: candidate.path, kind: candidate.kind };
-    result.sources.push(source);
-    const inputs = options.from === 'vscode' ? readVsCodeInputs(document.value) : [];
-    for (const [name, config] of Object.entries(validated.servers)) {
-      const resolved = await resolvePlaceholders(config, {
-        workspaceFolder: candidate.workspaceFolder,
-        home,
-        inputs,
-        resolver: options.inputs,
-        server: name,
-        file: candidate.path,
-        document,
-        path: [...serversPath, name],
-      });
-      delete result.mcpServers[name];
-      result.mcpServers[name] = resolved;
-      result.serverSources[name] = source;
-    }
-  }
-
-  if (!foundAny) {
-    const paths = [...new Set(candidates.map((candidate) => candidate.path))];
-    throw new SwitchboardError({
-      code: configErrorCodes.notFound,
-      message: `No ${options.from} config found (looked at ${paths.join(', ')}). Pass the file's path explicitly.`,
-      context: { from: options.from, paths },
-    });
-  }
-  if (Object.keys(result.mcpServers).length === 0 && result.warnings.length === 0) {
-    const paths = [...new Set(candidates.map((candidate) => candidate.path))];
-    result.warnings.push(`No MCP servers found in ${paths.join(', ')}.`);
-  }
-  for (const warning of result.warnings) logger.warn({ from: options.from }, warning);
-  return result;
-}
-
-/** The nearest folder at or above `cwd` that has an entry; home counts only as cwd itself. */
-function nearestProjectKey(projects: unknown, cwd: string, home: string): string | undefined {
-  if (typeof projects !== 'object' || projects === null) return undefined;
-  let directory = cwd;
-  for (;;) {
-    if (Object.hasOwn(projects, directory)) return directory;
-    const parent = dirname(directory);
-    if (parent === directory || parent === home) return undefined;
-    directory = parent;
-  }
-}
-
-function readVsCodeInputs(value: unknown): VsCodeInput[] {
-  const inputs = getAt(value, ['inputs']) ?? getAt(value, ['mcp', 'inputs']);
-  if (!Array.isArray(inputs)) return [];
-  return inputs.filter(
-    (input): input is VsCodeInput =>
-      typeof input === 'object' && input !== null && typeof (input as VsCodeInput).id === 'string',
-  );
-}
-
-interface PlaceholderContext {
-  workspaceFolder: string;
-  home: string;
-  inputs: VsCodeInput[];
-  resolver: InputResolver | undefined;
-  server: string;
-  file: string;
-  document: JsoncDocument;
+/** One server found, mapped and validated. */
+interface FoundServer {
+  name: string;
+  config: ServerConfig;
   path: JsonPathSegment[];
 }
 
-async function resolvePlaceholders(config: ServerConfig, context: PlaceholderContext): Promise<ServerConfig> {
-  const unresolved = new Map<string, JsonPathSegment[]>();
-  const cache = new Map<string, string | undefined>();
+/** Reads another tool's MCP config and returns Switchboard server entries. */
+export async function importConfig(options: ImportConfigOptions): Promise<ImportedConfig> {
+  const settings = importSettings(options);
+  const locations = importLocations(settings);
+  const result: ImportedConfig = { mcpServers: {}, sources: [], serverSources: {}, warnings: [] };
+  const documents = new Map<string, Promise<JsoncDocument | undefined>>();
+  let foundAny = false;
 
-  const resolveInput = async (id: string): Promise<string | undefined> => {
-    if (cache.has(id)) return cache.get(id);
-    const input = context.inputs.find((candidate) => candidate.id === id) ?? { id };
-    let value: string | undefined;
-    if (typeof context.resolver === 'function') value = await context.resolver(input);
-    else if (context.resolver && Object.hasOwn(context.resolver, id)) value = context.resolver[id];
-    // A default is a literal value, so its `$` is escaped for later expansion; resolver values are config text.
-    if (value === undefined && typeof input.default === 'string')
-      value = input.default.replaceAll('$', '$$$$');
-    cache.set(id, value);
-    return value;
-  };
-
-  const replace = async (text: string, ...segments: JsonPathSegment[]): Promise<string> => {
-    if (!text.includes('${')) return text;
-    let out = '';
-    let last = 0;
-    for (const match of text.matchAll(placeholderPattern)) {
-      out += text.slice(last, match.index);
-      last = match.index + match[0].length;
-      const [whole, name, inputId] = match;
-      if (inputId !== undefined) {
-        const value = await resolveInput(inputId);
-        if (value === undefined) {
-          if (!unresolved.has(inputId)) unresolved.set(inputId, [...context.path, ...segments]);
-          out += whole;
-        } else out += value;
-      } else if (name === 'workspaceFolder') out += context.workspaceFolder;
-      else if (name === 'userHome') out += context.home;
-      else out += sep;
+  for (const location of locations) {
+    for (const file of await filesOf(location)) {
+      if (!documents.has(file)) documents.set(file, readJsoncFile(file, settings.host.syntax));
+      const document = await documents.get(file);
+      if (!document) continue;
+      foundAny = true;
+      const found = serverEntriesOf(settings, document, file, location);
+      if (found === undefined) continue;
+      const servers = validateEntries(settings.host, found.entries, file, document, result.warnings);
+      const source: ConfigSource = { path: file, kind: location.kind };
+      result.sources.push(source);
+      const inputs = settings.host.id === 'vscode' ? readVsCodeInputs(document.value, found.serversPath) : [];
+      for (const server of servers) {
+        const resolved = await resolvePlaceholders(server.config, {
+          workspaceFolder: location.workspaceFolder,
+          home: settings.context.home,
+          inputs,
+          resolver: settings.inputs,
+          server: server.name,
+          file,
+          document,
+          path: server.path,
+        });
+        // Later files win, and the winner takes the later position, as the host merges them.
+        delete result.mcpServers[server.name];
+        result.mcpServers[server.name] = resolved;
+        result.serverSources[server.name] = source;
+      }
     }
-    return out + text.slice(last);
-  };
+  }
+  return finishImport(result, foundAny, locations, settings);
+}
 
-  const out: ServerConfig = { ...config };
-  if (config.command !== undefined) out.command = await replace(config.command, 'command');
-  if (config.args) {
-    const args: string[] = [];
-    for (const [index, arg] of config.args.entries()) args.push(await replace(arg, 'args', index));
-    out.args = args;
-  }
-  for (const field of ['env', 'headers'] as const) {
-    const map = config[field];
-    if (!map) continue;
-    const next: Record<string, string> = {};
-    for (const [key, value] of Object.entries(map)) next[key] = await replace(value, field, key);
-    out[field] = next;
-  }
-  for (const field of ['url', 'cwd', 'envFile'] as const) {
-    const value = config[field];
-    if (value !== undefined) out[field] = await replace(value, field);
-  }
-
-  if (unresolved.size > 0) {
-    const details = [...unresolved].map(([id, path]) => {
-      const input = context.inputs.find((candidate) => candidate.id === id);
-      const description = input?.description ? ` ("${input.description}")` : '';
-      return `\${input:${id}}${description} at ${formatJsonPath(path)} (${describeLocation(context.file, context.document, path)})`;
-    });
-    const example = [...unresolved.keys()][0] as string;
+/** Step 1: defaults, and the host's module (an unknown format is an error listing the known ones). */
+function importSettings(options: ImportConfigOptions): ImportSettings {
+  if (!isHostId(options.from)) {
     throw new SwitchboardError({
-      code: configErrorCodes.inputUnresolved,
-      message:
-        `Server "${context.server}" in ${context.file} uses VS Code inputs that have no value: ${details.join('; ')}. ` +
-        `Pass them with importConfig({ inputs: { "${example}": "\${MY_ENV_VAR}" } }) (or a callback that prompts), ` +
-        'mapping each to an environment variable keeps the secret out of the config file.',
-      context: { server: context.server, file: context.file, inputs: [...unresolved.keys()] },
+      code: 'INVALID_ARGUMENT',
+      message: `Unknown import format "${String(options.from)}". Use one of ${importFormats.join(', ')}.`,
+      context: { from: options.from },
     });
   }
-  return out;
+  const home = resolve(options.home ?? homedir());
+  const cwd = resolve(options.cwd ?? process.cwd());
+  return {
+    host: hostFormats[options.from],
+    context: { home, cwd, platform: options.platform ?? process.platform, env: options.env ?? process.env },
+    path: options.path === undefined ? undefined : resolve(cwd, options.path),
+    inputs: options.inputs,
+    logger: options.logger ?? silentLogger,
+  };
+}
+
+/** Step 2: the host's default files, or the locations inside the file given. */
+function importLocations(settings: ImportSettings): HostLocation[] {
+  const { host, context, path } = settings;
+  return path === undefined ? host.locations(context) : host.locationsInFile(path, context);
+}
+
+/** The files of a location: itself, or the block files of a folder (Continue), sorted. */
+async function filesOf(location: HostLocation): Promise<string[]> {
+  const extensions = location.directoryOf;
+  if (extensions === undefined) return [location.path];
+  const names = await readdir(location.path).catch(() => [] as string[]);
+  return names
+    .filter((name) => extensions.includes(extname(name)))
+    .sort()
+    .map((name) => join(location.path, name));
+}
+
+/** Step 3: the server entries of a document; a servers container of the wrong type is an error. */
+function serverEntriesOf(
+  settings: ImportSettings,
+  document: JsoncDocument,
+  file: string,
+  location: HostLocation,
+): { entries: HostEntry[]; serversPath: string[] } | undefined {
+  const { host, context } = settings;
+  const serversPath = host.serversPathIn
+    ? host.serversPathIn(document.value, location, context)
+    : location.serversPath;
+  if (serversPath === undefined) return undefined;
+  let servers: unknown = document.value;
+  for (const key of serversPath)
+    servers = isRecord(servers) && Object.hasOwn(servers, key) ? servers[key] : undefined;
+  if (servers === undefined || servers === null) return undefined;
+  const fail = (message: string): never => {
+    throw createInvalidConfigError(file, document, [{ path: serversPath, message }]);
+  };
+  if (host.shape === 'list') {
+    if (!Array.isArray(servers))
+      fail(`expected a list of servers (each with a name), got ${describeType(servers)}.`);
+    const entries = (servers as unknown[]).map((raw, index) => ({
+      name: isRecord(raw) && typeof raw.name === 'string' ? raw.name : '',
+      raw,
+      path: [...serversPath, index],
+    }));
+    return { entries, serversPath };
+  }
+  if (!isRecord(servers)) fail(`expected an object of servers by name, got ${describeType(servers)}.`);
+  const entries = Object.entries(servers as Record<string, unknown>).map(([name, raw]) => ({
+    name,
+    raw,
+    path: [...serversPath, name],
+  }));
+  return { entries, serversPath };
+}
+
+/**
+ * Step 4: each entry mapped onto our keys by the host module and validated. An invalid entry is
+ * skipped with a warning naming file, line and the host's key; the others are kept.
+ */
+function validateEntries(
+  host: HostFormat,
+  entries: HostEntry[],
+  file: string,
+  document: JsoncDocument,
+  warnings: string[],
+): FoundServer[] {
+  const where = (path: JsonPathSegment[]) =>
+    `${formatJsonPath(path)} (${describeLocation(file, document, path)})`;
+  const servers: FoundServer[] = [];
+  for (const { name, raw, path } of entries) {
+    const problems: string[] = [];
+    if (name.trim() === '') {
+      problems.push(`${where(path)}: a server needs a non-empty name.`);
+    } else if (!isRecord(raw)) {
+      problems.push(
+        `${where(path)}: expected a server object such as { "command": "…" }, got ${describeType(raw)}.`,
+      );
+    }
+    if (problems.length > 0 || !isRecord(raw)) {
+      warnings.push(`Skipped server "${name}" from ${file}: ${problems.join('; ')}`);
+      continue;
+    }
+    const mapped = mapHostServerKeys(host.id, raw);
+    if (mapped.skip !== undefined) {
+      warnings.push(
+        `Skipped server "${name}" from ${file} (${describeLocation(file, document, path)}): ${mapped.skip}`,
+      );
+      continue;
+    }
+    // The validator names our keys; a key the host module renamed is reported under the host's name.
+    const hostPath = (issuePath: JsonPathSegment[]) => {
+      const field = issuePath[path.length];
+      const hostField = typeof field === 'string' ? (mapped.renamed[field] ?? field) : field;
+      return hostField === undefined ? issuePath : [...path, hostField, ...issuePath.slice(path.length + 1)];
+    };
+    const sink: ValidationSink = {
+      issue: (issuePath, message) => problems.push(`${where(hostPath(issuePath))}: ${message}`),
+      warn: (issuePath, message) => warnings.push(`${where(hostPath(issuePath))}: ${message}`),
+    };
+    const config = validateServerEntry(mapped.entry, path, sink);
+    if (config === undefined || problems.length > 0) {
+      warnings.push(`Skipped server "${name}" from ${file}: ${problems.join('; ')}`);
+      continue;
+    }
+    for (const key of mapped.reported) {
+      warnings.push(
+        `${where([...path, key])}: kept for exporting back to ${host.title}; Switchboard does not use it.`,
+      );
+    }
+    if (Object.keys(mapped.kept).length > 0) config.hostKeys = { ...config.hostKeys, [host.id]: mapped.kept };
+    servers.push({ name, config, path });
+  }
+  return servers;
+}
+
+/** Step 5: nothing found is an error naming where it looked; warnings go to the logger. */
+function finishImport(
+  result: ImportedConfig,
+  foundAny: boolean,
+  locations: HostLocation[],
+  settings: ImportSettings,
+): ImportedConfig {
+  const paths = [...new Set(locations.map((location) => location.path))];
+  if (!foundAny) {
+    throw new SwitchboardError({
+      code: configErrorCodes.notFound,
+      message: `No ${settings.host.id} config found (looked at ${paths.join(', ')}). Pass the file's path explicitly.`,
+      context: { from: settings.host.id, paths },
+    });
+  }
+  if (Object.keys(result.mcpServers).length === 0 && result.warnings.length === 0) {
+    result.warnings.push(`No MCP servers found in ${paths.join(', ')}.`);
+  }
+  for (const warning of result.warnings) settings.logger.warn({ from: settings.host.id }, warning);
+  return result;
 }

@@ -8,6 +8,20 @@ export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-fi
 export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
 export type { ExpansionLocation, VariableSource } from './expand-variables.js';
 export { expandVariables } from './expand-variables.js';
+export type { ExportConfigOptions, ExportPlan, ExportResult } from './export-config.js';
+export { applyExportPlan, exportConfig, planExport } from './export-config.js';
+export type {
+  ExportEntryContext,
+  ExportedEntry,
+  HostEntry,
+  HostFormat,
+  HostId,
+  HostLocation,
+  HostLocationContext,
+  HostSyntax,
+  MappedEntry,
+} from './hosts/host-format.js';
+export { hostFormats, hostIds, isHostId } from './hosts/index.js';
 export type {
   ImportCandidate,
   ImportConfigOptions,

@@ -13,11 +13,12 @@ import {
 import { formatJsonPath, type JsoncDocument, parseJsonc } from './jsonc-document.js';
 import { parseTomlDocument } from './toml-document.js';
 import { type ValidatedDocument, validateConfigDocument } from './validate-server-config.js';
+import { parseYamlDocument } from './yaml-document.js';
 
-/** Reads and parses a JSONC file (or, with `format: 'toml'`, a TOML one); undefined when it does not exist. */
+/** Reads and parses a JSONC file (or, with `format`, a TOML or YAML one); undefined when it does not exist. */
 export async function readJsoncFile(
   file: string,
-  format: 'jsonc' | 'toml' = 'jsonc',
+  format: 'jsonc' | 'toml' | 'yaml' = 'jsonc',
 ): Promise<JsoncDocument | undefined> {
   let text: string;
   try {
@@ -32,7 +33,18 @@ export async function readJsoncFile(
       cause: error,
     });
   }
-  return format === 'toml' ? parseTomlDocument(text, file) : parseJsonc(text, file);
+  return parseConfigText(text, file, format);
+}
+
+/** Parses a config text of a syntax into the common document shape (YAML keeps its `yaml` Document). */
+export function parseConfigText(
+  text: string,
+  file: string,
+  format: 'jsonc' | 'toml' | 'yaml',
+): JsoncDocument {
+  if (format === 'toml') return parseTomlDocument(text, file);
+  if (format === 'yaml') return parseYamlDocument(text, file);
+  return parseJsonc(text, file);
 }
 
 /** Validates a parsed document, throwing one `CONFIG_INVALID` error with every issue; returns warnings as text. */

@@ -54,6 +54,12 @@ export type ServerConfig = {
   url?: string;
   /** Static headers sent to a remote server. */
   headers?: Record<string, string>;
+  /**
+   * A shell command run at each connect whose stdout is a JSON object of headers, merged over
+   * `headers` (Claude Code's `headersHelper`): for short-lived tokens. Its output is a secret: it
+   * is never logged, and a failure names the command and its exit status, never what it printed.
+   */
+  headersHelper?: string;
   /** Namespace prefix of this server's tools. @default the server name */
   prefix?: string;
   /** Timeouts of this server. */
@@ -72,6 +78,11 @@ export type ServerConfig = {
   auth?: ServerAuthConfig | false;
   /** Protocol version offered at `initialize`, for a server that misbehaves at the latest. @default the latest */
   protocolVersion?: string;
+  /**
+   * Keys of a host's entry that Switchboard has no use for (VS Code's `dev`, Zed's `settings`…),
+   * by host id, kept by `importConfig` so that `exportConfig` to that host writes them again.
+   */
+  hostKeys?: Record<string, Record<string, unknown>>;
 };
 
 /** Where a piece of config came from. */

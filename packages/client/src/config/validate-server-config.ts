@@ -40,6 +40,7 @@ const knownKeys = new Set([
   'cwd',
   'url',
   'headers',
+  'headersHelper',
   'prefix',
   'timeouts',
   'approval',
@@ -50,6 +51,7 @@ const knownKeys = new Set([
   'description',
   'auth',
   'protocolVersion',
+  'hostKeys',
 ]);
 
 /** A short, value-free description of a JSON value's type for messages. */
@@ -240,7 +242,18 @@ export function validateServerEntry(
     if (auth !== undefined) config.auth = auth;
   }
 
-  for (const key of ['envFile', 'cwd', 'url', 'prefix', 'description'] as const) {
+  if (raw.hostKeys !== undefined) {
+    if (!isRecord(raw.hostKeys) || !Object.values(raw.hostKeys).every(isRecord)) {
+      local.issue(
+        [...path, 'hostKeys'],
+        `expected an object of host ids to objects of kept keys, got ${describeType(raw.hostKeys)}.`,
+      );
+    } else {
+      config.hostKeys = structuredClone(raw.hostKeys) as Record<string, Record<string, unknown>>;
+    }
+  }
+
+  for (const key of ['envFile', 'cwd', 'url', 'headersHelper', 'prefix', 'description'] as const) {
     const value = optionalString(raw, key, path, local);
     if (value !== undefined) config[key] = value;
   }

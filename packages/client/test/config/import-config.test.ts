@@ -230,8 +230,9 @@ describe('importConfig cursor', () => {
     const imported = await importConfig({ from: 'cursor', home, cwd });
     expect(imported.mcpServers).toEqual({
       notes: { command: 'node', args: [`${home}/tools/notes.js`] },
-      shared: { command: 'npx', args: ['-y', 'mcp-server', cwd], env: { KEY: '${env:SHOP_KEY}' } },
-      remote: { url: 'https://remote.example/sse', headers: { 'X-Api-Key': '${env:REMOTE_KEY}' } },
+      // Cursor's ${env:VAR} becomes Switchboard's one spelling, ${VAR} (still a reference).
+      shared: { command: 'npx', args: ['-y', 'mcp-server', cwd], env: { KEY: '${SHOP_KEY}' } },
+      remote: { url: 'https://remote.example/sse', headers: { 'X-Api-Key': '${REMOTE_KEY}' } },
     });
     expect(imported.serverSources.shared?.kind).toBe('project');
   });
@@ -319,7 +320,7 @@ describe('importConfig vscode', () => {
   });
 
   it('rejects an unknown format', async () => {
-    const error = await importError(importConfig({ from: 'zed' as 'cursor', home, cwd }));
+    const error = await importError(importConfig({ from: 'emacs' as 'cursor', home, cwd }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toContain('claude-desktop');
   });
