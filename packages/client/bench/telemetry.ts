@@ -5,7 +5,8 @@
  * run, interleaved in rounds after a warm-up, sequential calls:
  * - `absent`: no telemetry at all (`telemetry: false`). This is the path a client without
  *   `@opentelemetry/api` installed takes: a failed import and `false` give the very same disabled
- *   telemetry object, and neither wraps the transport to learn request ids.
+ *   telemetry object (the transport is watched for request ids only from a connection's first
+ *   traced call on).
  * - `noProvider`: `@opentelemetry/api` loaded, nothing registered (the global no-op providers):
  *   each call checks the global providers and does nothing else — no span, no `_meta`.
  * - `provider`: a real SDK tracer provider (in-memory exporter behind a `BatchSpanProcessor`, as

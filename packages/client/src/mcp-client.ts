@@ -287,8 +287,6 @@ export async function createMcpClient(
     options.telemetry,
     connectionFacts(source, handle, protocol, settings),
   );
-  // A traced call learns its request's JSON-RPC id as it leaves (the SDK numbers its own).
-  if (telemetry.possible) reportRequestIds(handle.transport);
   const client = new ConnectedMcpClient(
     protocol,
     handle,
@@ -553,6 +551,8 @@ class ConnectedMcpClient implements McpClient {
   private resourceSubscription: McpSubscription | undefined;
   private readonly subscribedResources = new Set<string>();
   private skills: SkillsClient | undefined;
+  /** Whether the transport tells traced calls their request ids yet (`telemetry/request-id-sink.ts`). */
+  private reportingRequestIds = false;
   /** Shared by every request without options: nothing is built per call on the common path. */
   private readonly defaultRequestOptions: RequestOptions;
 
@@ -798,6 +798,12 @@ class ConnectedMcpClient implements McpClient {
   ): Promise<CallToolResult> {
     const trace = this.telemetry.start(toolName, callOptions.traceContext);
     if (trace === undefined) return this.sendRouted(toolName, args, callOptions, undefined);
+    if (!this.reportingRequestIds) {
+      // From the first traced call on, a call learns its request's JSON-RPC id as it leaves (the
+      // SDK numbers its own); an untraced connection never pays for the watch.
+      this.reportingRequestIds = true;
+      reportRequestIds(this.handle.transport);
+    }
     return this.sendRouted(toolName, args, callOptions, trace).then(
       (result) => {
         trace.end(result);

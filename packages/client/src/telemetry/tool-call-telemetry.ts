@@ -44,13 +44,11 @@ export interface ToolCallTrace {
 
 /** Starts the telemetry of each call of one connection. */
 export interface ToolCallTelemetry {
-  /** False when nothing can ever be traced (no `@opentelemetry/api`, or `telemetry: false`). */
-  readonly possible: boolean;
   /** The call's trace, or undefined when there is nowhere to send it (then do nothing more). */
   start(tool: string, parent: unknown): ToolCallTrace | undefined;
 }
 
-const off: ToolCallTelemetry = Object.freeze({ possible: false, start: () => undefined });
+const off: ToolCallTelemetry = Object.freeze({ start: () => undefined });
 
 /** The tool-call telemetry of a connection; `api` undefined (not installed) or `setting` false: none. */
 export function createToolCallTelemetry(
@@ -65,7 +63,6 @@ export function createToolCallTelemetry(
     description: 'Duration of MCP requests as the client saw them (sent → answered).',
   });
   return {
-    possible: true,
     start(tool, parent) {
       const tracer = instruments.tracer();
       const histogram = instruments.histogram();
