@@ -35,6 +35,7 @@ import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import type { ServerEntry } from './server-entry.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
 import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
+import type { TelemetrySetting } from './telemetry/telemetry-options.js';
 import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */
@@ -108,6 +109,12 @@ export interface ConnectMcpOptions {
    * does. A store that fails is logged once and the connection goes on without it.
    */
   store?: RegistryStore;
+  /**
+   * Tracing and metrics of tool calls (OpenTelemetry semantic conventions for MCP; W3C trace
+   * context in `params._meta`): the providers given here, or `false` for none.
+   * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** What {@link connectMcp} returns. */
@@ -190,6 +197,7 @@ function clientOptionsOf(options: ConnectMcpOptions, logger: Logger): McpClientO
   if (options.applyElicitationDefaults !== undefined)
     clientOptions.applyElicitationDefaults = options.applyElicitationDefaults;
   if (options.auth) clientOptions.auth = options.auth;
+  if (options.telemetry !== undefined) clientOptions.telemetry = options.telemetry;
   return clientOptions;
 }
 

@@ -87,9 +87,12 @@ export class DirectToolCalls {
 
   constructor(private readonly host: DirectCallHost) {}
 
-  /** Sends `tools/call` with `params`; settles with the server's result as it sent it. */
+  /**
+   * Sends `tools/call` with `params`; settles with the server's result as it sent it. A `_meta` in
+   * `params` (trace context) is kept, merged with the connection's envelope and the progress token.
+   */
   call(
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Readonly<Record<string, unknown>> },
     options: RequestOptions,
     resultSchema: StandardSchemaV1,
   ): Promise<CallToolResult> {
@@ -101,12 +104,18 @@ export class DirectToolCalls {
     const id = `${idPrefix}${this.nextId++}`;
     const envelope = this.host.envelope();
     const progress = options.onprogress !== undefined;
+    const own = params._meta;
     // The envelope is shared by every request of the connection (frozen): used as is when it is
-    // all the `_meta` there is.
+    // all the `_meta` there is. The caller's `_meta` is merged over it, as the SDK merges.
     const requestParams: Record<string, unknown> =
-      envelope === undefined && !progress
-        ? params
-        : { ...params, _meta: progress ? { ...envelope, progressToken: id } : envelope };
+      own === undefined
+        ? envelope === undefined && !progress
+          ? params
+          : { ...params, _meta: progress ? { ...envelope, progressToken: id } : envelope }
+        : {
+            ...params,
+            _meta: progress ? { ...envelope, ...own, progressToken: id } : { ...envelope, ...own },
+          };
     const request = { method: 'tools/call' as const, params: requestParams };
     return new Promise<CallToolResult>((resolve, reject) => {
       // 2026-07-28 over HTTP: cancelling is closing the request's stream. Switchboard's transport

@@ -167,5 +167,11 @@ export type {
   SamplingHandler,
   ServerRequestContext,
 } from './server-request-router.js';
+export type {
+  MeterProviderLike,
+  TelemetryOptions,
+  TelemetrySetting,
+  TracerProviderLike,
+} from './telemetry/telemetry-options.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';

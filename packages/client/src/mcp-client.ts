@@ -34,7 +34,7 @@ import {
   SkillsClient,
   SkillVerificationError,
 } from '@modelcontextprotocol/client/ext/skills';
-import { type Logger, type SwitchboardError, silentLogger } from '@switchboard/core';
+import { type Logger, networkTransportOf, type SwitchboardError, silentLogger } from '@switchboard/core';
 import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
@@ -53,6 +53,15 @@ import {
   type SamplingHandler,
   ServerRequestRouter,
 } from './server-request-router.js';
+import { loadOpenTelemetry } from './telemetry/load-opentelemetry.js';
+import { reportRequestIds } from './telemetry/request-id-sink.js';
+import type { TelemetrySetting } from './telemetry/telemetry-options.js';
+import {
+  type ConnectionFacts,
+  createToolCallTelemetry,
+  type ToolCallTelemetry,
+  type ToolCallTrace,
+} from './telemetry/tool-call-telemetry.js';
 import { PolledToolTask, type TaskWaitOptions, type ToolTask, toTaskState } from './tool-task.js';
 
 /** The identifier of the tasks extension (SEP-2663). */
@@ -110,6 +119,12 @@ export interface McpClientOptions {
    * @default entry.protocolVersion ?? negotiate (modern first, then `initialize`)
    */
   protocolVersion?: string;
+  /**
+   * Tracing and metrics of tool calls (OpenTelemetry semantic conventions for MCP, trace context
+   * in `params._meta`): the providers given here, or `false` for none.
+   * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** Per-call options of {@link McpClient.callTool}: one type from the registry's `execute` down to here. */
@@ -126,6 +141,12 @@ export interface CallToolOptions extends CallServerRequestHandlers {
   maxTotalTimeoutMs?: number;
   /** Told when the server answered with a task (before it is polled to its result). */
   onTask?: (task: ToolTask) => void;
+  /**
+   * The OpenTelemetry `Context` the call's span is a child of (a gateway passes the context of its
+   * server span). Typed `unknown` so these types need no `@opentelemetry/api`.
+   * @default the active context
+   */
+  traceContext?: unknown;
 }
 
 /** What {@link McpClient.startTool} resolves with: the result, or the task the server created. */
@@ -249,6 +270,8 @@ export async function createMcpClient(
     () => protocol.getProtocolEra() === 'modern',
   );
   const protocol = createProtocolClient(options, settings, handle, router);
+  // Loaded while connecting (once per process; undefined when not installed or not wanted).
+  const openTelemetry = options.telemetry === false ? undefined : loadOpenTelemetry();
   // Transport-level problems (non-JSON lines on stdout, dropped streams) are logged and kept for the
   // error message. Set on the transport, not the SDK client: the version probe runs before the SDK
   // attaches its own handler, and it keeps (and chains) one set beforehand.
@@ -259,7 +282,20 @@ export async function createMcpClient(
     settings.logger.debug({ server: name }, `transport: ${message}`);
   };
   await connectWithDeadline(protocol, handle, settings, transportProblems);
-  const client = new ConnectedMcpClient(protocol, handle, router, settings, options, transportProblems);
+  const telemetry = createToolCallTelemetry(
+    await openTelemetry,
+    options.telemetry,
+    connectionFacts(source, handle, protocol, settings),
+  );
+  const client = new ConnectedMcpClient(
+    protocol,
+    handle,
+    router,
+    settings,
+    options,
+    transportProblems,
+    telemetry,
+  );
   await client.listenForChanges();
   settings.logger.info(
     { server: name, transport: handle.kind, era: client.era, protocolVersion: client.protocolVersion },
@@ -369,6 +405,37 @@ function createProtocolClient(
     options.onLog?.(notification.params);
   });
   return protocol;
+}
+
+/** What a call's span says about the connection (read once connected: the negotiated version). */
+function connectionFacts(
+  source: ServerEntry | Transport,
+  handle: ClientTransportHandle,
+  protocol: ProtocolClient,
+  settings: ConnectSettings,
+): ConnectionFacts {
+  const url = isServerEntry(source) && handle.kind !== 'stdio' ? parseUrl(source.url) : undefined;
+  return {
+    protocolVersion: protocol.getNegotiatedProtocolVersion(),
+    networkTransport: settings.custom ? undefined : networkTransportOf(handle.kind),
+    ...(url === undefined
+      ? {}
+      : {
+          serverAddress: url.hostname,
+          serverPort: Number(url.port) || (url.protocol === 'https:' || url.protocol === 'wss:' ? 443 : 80),
+        }),
+    sessionId: () => handle.transport.sessionId,
+    redact: (text) => settings.redactor.redact(text),
+  };
+}
+
+function parseUrl(url: string | undefined): URL | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -484,6 +551,8 @@ class ConnectedMcpClient implements McpClient {
   private resourceSubscription: McpSubscription | undefined;
   private readonly subscribedResources = new Set<string>();
   private skills: SkillsClient | undefined;
+  /** Whether the transport tells traced calls their request ids yet (`telemetry/request-id-sink.ts`). */
+  private reportingRequestIds = false;
   /** Shared by every request without options: nothing is built per call on the common path. */
   private readonly defaultRequestOptions: RequestOptions;
 
@@ -494,6 +563,7 @@ class ConnectedMcpClient implements McpClient {
     private readonly settings: ConnectSettings,
     private readonly options: McpClientOptions,
     private readonly transportProblems: string[],
+    private readonly telemetry: ToolCallTelemetry,
   ) {
     const protocol = sdkClient;
     this.name = settings.name;
@@ -720,16 +790,49 @@ class ConnectedMcpClient implements McpClient {
     };
   }
 
+  /** Sends `tools/call`, traced when a tracer or meter provider is registered (`telemetry/`). */
+  private sendToolCall(
+    toolName: string,
+    args: Record<string, unknown>,
+    callOptions: CallToolOptions,
+  ): Promise<CallToolResult> {
+    const trace = this.telemetry.start(toolName, callOptions.traceContext);
+    if (trace === undefined) return this.sendRouted(toolName, args, callOptions, undefined);
+    if (!this.reportingRequestIds) {
+      // From the first traced call on, a call learns its request's JSON-RPC id as it leaves (the
+      // SDK numbers its own); an untraced connection never pays for the watch.
+      this.reportingRequestIds = true;
+      reportRequestIds(this.handle.transport);
+    }
+    return this.sendRouted(toolName, args, callOptions, trace).then(
+      (result) => {
+        trace.end(result);
+        return result;
+      },
+      (error: unknown) => {
+        // A task is an answer: the call itself went well.
+        if (this.sdkClient.isTaskAnswer(error)) trace.end(undefined);
+        else trace.fail(error);
+        throw error;
+      },
+    );
+  }
+
   /** Sends `tools/call` (through the call's own route when it has handlers of its own). */
-  private sendToolCall(toolName: string, args: Record<string, unknown>, callOptions: CallToolOptions) {
+  private sendRouted(
+    toolName: string,
+    args: Record<string, unknown>,
+    callOptions: CallToolOptions,
+    trace: ToolCallTrace | undefined,
+  ): Promise<CallToolResult> {
     if (!callOptions.onElicitation && !callOptions.onSampling && !callOptions.onListRoots) {
-      return this.sendOnce(toolName, args, this.requestOptions(callOptions, toolName), true, false);
+      return this.sendOnce(toolName, args, this.requestOptions(callOptions, toolName), true, false, trace);
     }
     // A fresh arguments object: its identity links a 2025-era server request to this call.
     const routedArgs = { ...args };
     const route = this.router.begin(toolName, callOptions, routedArgs);
     const requestOptions = withCallRoute({ ...this.requestOptions(callOptions, toolName) }, route);
-    return this.sendOnce(toolName, routedArgs, requestOptions, true, true).finally(() =>
+    return this.sendOnce(toolName, routedArgs, requestOptions, true, true, trace).finally(() =>
       this.router.end(route),
     );
   }
@@ -740,8 +843,14 @@ class ConnectedMcpClient implements McpClient {
     requestOptions: RequestOptions,
     mayRetry: boolean,
     routed: boolean,
+    trace: ToolCallTrace | undefined,
   ): Promise<CallToolResult> {
-    const params = { name: toolName, arguments: args };
+    // The trace context rides in `_meta`, merged with what the SDK or the direct lane adds there.
+    const meta = trace?.meta;
+    const params =
+      meta === undefined
+        ? { name: toolName, arguments: args }
+        : { name: toolName, arguments: args, _meta: meta };
     const definition = this.era === 'modern' ? this.headerDefinitions.get(toolName) : undefined;
     try {
       if (definition === undefined) {
@@ -762,7 +871,7 @@ class ConnectedMcpClient implements McpClient {
         throw error;
       // The tool's schema changed under us: read it again and retry once, as the spec says.
       await this.listTools({ refresh: true });
-      return this.sendOnce(toolName, args, requestOptions, false, routed);
+      return this.sendOnce(toolName, args, requestOptions, false, routed, trace);
     }
   }
 

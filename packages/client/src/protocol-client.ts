@@ -166,7 +166,7 @@ export class ProtocolClient extends Client {
    * `resultSchema` is what a retry leg of a multi-round call is checked with.
    */
   callToolDirect(
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Readonly<Record<string, unknown>> },
     options: RequestOptions,
     resultSchema: StandardSchemaV1,
   ): Promise<CallToolResult> {
@@ -292,6 +292,11 @@ export class ProtocolClient extends Client {
     const envelope = super._outboundMetaEnvelope();
     if (envelope === undefined || this.logLevel === undefined) return envelope;
     return { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
+  }
+
+  /** True when `error` is the local error a request answered with a task settles with (see `takeTask`). */
+  isTaskAnswer(error: unknown): boolean {
+    return error instanceof ProtocolError && error.code === taskCreatedCode;
   }
 
   /** The task a request was answered with, when `error` is the local error that says so (once). */

@@ -25,6 +25,17 @@ export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export {
+  executeToolOperation,
+  McpAttribute,
+  McpMetric,
+  mcpDurationBuckets,
+  mcpSpanName,
+  networkTransportOf,
+  otherErrorType,
+  timeoutErrorType,
+  toolErrorType,
+} from './mcp-semantic-conventions.js';
 export { compileNameGlob } from './name-glob.js';
 export type {
   MaybePromise,
@@ -111,6 +122,8 @@ export type {
 } from './validation/argument-validator.js';
 export { createArgumentValidator, schemaDialect } from './validation/argument-validator.js';
 export type { ValidationProblem } from './validation/validation-problem.js';
+export type { TraceParent } from './w3c-trace-context.js';
+export { formatTraceparent, parseTraceparent, TraceContextMetaKey } from './w3c-trace-context.js';
 export type {
   ToolResultAttachment,
   ToolResultParts,

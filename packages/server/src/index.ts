@@ -1,4 +1,12 @@
 /** Public API of @switchboard/server. Any new export added here becomes public API: use named exports, not wildcards. */
+
+// The `telemetry` option's types are the client's: one shape for connectMcp, servers and gateways.
+export type {
+  MeterProviderLike,
+  TelemetryOptions,
+  TelemetrySetting,
+  TracerProviderLike,
+} from '@switchboard/client';
 export type { AgentFunction, ServeAgentOptions } from './agent/serve-agent.js';
 export { serveAgent } from './agent/serve-agent.js';
 export type {

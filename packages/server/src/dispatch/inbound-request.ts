@@ -50,4 +50,11 @@ export interface InboundRequest {
    * sealed `requestState`, so a retry that lands on another replica is relayed here.
    */
   readonly replicaId?: string;
+  /** The wire it came over (`network.transport` of its span): stdio or HTTP; absent in-process. */
+  readonly transport?: 'stdio' | 'http';
+  /**
+   * The OpenTelemetry `Context` of the request's server span, set by the dispatcher while
+   * tracing: what the handler calls out (a gateway's upstream call) is its child.
+   */
+  readonly traceContext?: unknown;
 }

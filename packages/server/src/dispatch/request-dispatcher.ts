@@ -34,8 +34,15 @@ export class RequestDispatcher {
     this.#routes = routes;
   }
 
-  /** Answers one request. */
+  /** Answers one request (traced when a tracer or meter provider is registered: `telemetry/`). */
   dispatch(request: InboundRequest): DispatchAnswer {
+    const trace = this.#scope.telemetry.start(request);
+    if (trace === undefined) return this.#answer(request);
+    const traced = trace.context === undefined ? request : { ...request, traceContext: trace.context };
+    return trace.follow(() => this.#answer(traced));
+  }
+
+  #answer(request: InboundRequest): DispatchAnswer {
     const route = this.#routes.get(request.method);
     if (route === undefined || !route[request.era] || route.available?.(this.#scope) === false) {
       return this.#error(request, {

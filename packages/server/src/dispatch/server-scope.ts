@@ -11,6 +11,7 @@ import type { CacheHint } from '../protocol/encode-result.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { LegacySession } from '../session/legacy-session.js';
 import type { TaskStore } from '../tasks/task-store.js';
+import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
 import type { RequestStateSeal } from '../tools/request-state-seal.js';
 import type { SuspendedCalls } from '../tools/suspended-calls.js';
 
@@ -34,6 +35,8 @@ export interface ServerScope {
   readonly cacheHint: CacheHint | undefined;
   /** Change events (list_changed, resource updates) for sessions and listen streams. */
   readonly bus: ServerEventBus;
+  /** Spans and metrics of requests (OpenTelemetry), when a provider is registered. */
+  readonly telemetry: RequestTelemetry;
   /** The capabilities this server declares in an era. */
   capabilities(era: ProtocolEra): ServerCapabilities;
   /** Registers a 2025 session (for unsolicited notifications) once it is initialized. */

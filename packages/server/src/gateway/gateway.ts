@@ -16,6 +16,7 @@ import {
   type ConnectMcpOptions,
   connectMcp,
   type McpServers,
+  type TelemetrySetting,
 } from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
 import { createToolRegistry, silentLogger } from '@switchboard/core';
@@ -112,6 +113,14 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
   debug?: boolean;
+  /**
+   * Tracing and metrics (OpenTelemetry semantic conventions for MCP): a SERVER span per downstream
+   * request, the parent of the CLIENT span of its upstream call, which carries the trace on in
+   * `params._meta`. The providers given here (for the upstream set too, when the gateway opens it
+   * and `connectOptions` names none), or `false` for none.
+   * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** A gateway: an MCP server (pass it to `serve`) plus its upstream set. */
@@ -147,6 +156,7 @@ class GatewayServer extends DefaultMcpServer implements Gateway {
       bus,
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.debug !== undefined ? { debug: options.debug } : {}),
+      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
       ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
       ...(options.skills !== undefined ? { skills: options.skills } : {}),
       ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
@@ -226,6 +236,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       // Upstreams may ask the downstream client for input: declared to them, answered per call.
       ...gatewayConnectOptions(),
       ...(options.allowApprovalTools ? { approve: async () => true } : {}),
+      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
       ...options.connectOptions,
       // Upstream log messages reach downstream clients, tagged with the upstream server's name.
       onLog: (upstreamName, message) => {

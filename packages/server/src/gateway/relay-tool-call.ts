@@ -18,7 +18,7 @@ import {
 import { forwardProgress } from './forward-progress.js';
 import type { GatewayClients } from './gateway.js';
 
-/** The options of the upstream call: the downstream call's signal, progress and client requests. */
+/** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
 function upstreamCallOptions(
   options: Record<string, unknown> | undefined,
   relayed: RelayedTool,
@@ -27,8 +27,11 @@ function upstreamCallOptions(
 ): CallToolOptions {
   const context = options?.toolContext as ToolContext | undefined;
   const signal = options?.signal as AbortSignal | undefined;
+  const traceContext = options?.traceContext;
   return {
     ...(signal !== undefined ? { signal } : {}),
+    // The upstream call's span is a child of the downstream request's (one trace end to end).
+    ...(traceContext !== undefined ? { traceContext } : {}),
     ...(context !== undefined
       ? {
           onProgress: forwardProgress(context, relayed, logger),

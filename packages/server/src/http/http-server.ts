@@ -25,6 +25,7 @@ import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
 import type { McpServer } from '../server/mcp-server.js';
 import { replicaOfRequestId } from '../session/legacy-session.js';
+import { loadOpenTelemetry } from '../telemetry/load-opentelemetry.js';
 import {
   type BearerTokenDigest,
   checkBearerToken,
@@ -196,6 +197,8 @@ class NodeHttpMcpServer {
   /** Starts listening. */
   async listen(): Promise<HttpServerHandle> {
     const host = this.#options.host ?? '127.0.0.1';
+    // Telemetry is ready before the first request (the optional @opentelemetry/api, loaded once).
+    await loadOpenTelemetry();
     try {
       await new Promise<void>((resolve, reject) => {
         this.#http.once('error', reject);

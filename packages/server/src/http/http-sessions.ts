@@ -206,6 +206,7 @@ export class HttpSessions {
         method: message.method,
         params: message.params as Record<string, unknown> | undefined,
         era: 'legacy',
+        transport: 'http',
         session,
         abort: new CallAbort(),
         ...(auth !== undefined ? { auth } : {}),

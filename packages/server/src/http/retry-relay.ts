@@ -137,6 +137,7 @@ export function answerRelayedRetries(
       method: message.method,
       params: message.params as Record<string, unknown> | undefined,
       era: 'modern',
+      transport: 'http',
       // The receiving replica classified the request and validated its envelope.
       envelope: readRequestEnvelope(message.params),
       ...(payload.auth !== undefined ? { auth: payload.auth } : {}),

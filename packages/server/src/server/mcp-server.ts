@@ -17,6 +17,7 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/server';
+import type { TelemetrySetting } from '@switchboard/client';
 import type {
   ApprovalMode,
   ApprovalPolicy,
@@ -52,6 +53,7 @@ import type { SkillsOptions } from '../skills/skills-provider.js';
 import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js';
 import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
 import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
+import { createRequestTelemetry, type RequestTelemetry } from '../telemetry/request-telemetry.js';
 import { CallAbort } from '../tools/call-abort.js';
 import type { DefinedTool } from '../tools/define-tool.js';
 import { type RequestStateOptions, RequestStateSeal } from '../tools/request-state-seal.js';
@@ -105,6 +107,12 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
   debug?: boolean;
+  /**
+   * Tracing and metrics of requests (OpenTelemetry semantic conventions for MCP; the caller's W3C
+   * trace context read from `params._meta`): the providers given here, or `false` for none.
+   * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** Options of {@link McpServer.callTool}. */
@@ -206,6 +214,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly tasks = new TaskStore();
   readonly cacheHint: CacheHint | undefined;
   readonly bus: ServerEventBus;
+  readonly telemetry: RequestTelemetry;
   readonly dispatcher: RequestDispatcher;
   health?: () => Record<string, unknown>;
   readonly #sessions = new Set<LegacySession>();
@@ -237,6 +246,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       new InMemoryServerEventBus((error) =>
         this.logger.debug({ error: error.message }, 'event listener failed'),
       );
+    this.telemetry = createRequestTelemetry(options.telemetry);
     this.seal = new RequestStateSeal(options.requestState);
     this.suspended = new SuspendedCalls(this.seal.ttlMs);
     this.registry = options.registry ?? createToolRegistry({ logger: this.logger });

@@ -11,8 +11,10 @@ import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { isNotificationMessage, isRequestMessage } from '../protocol/json-rpc-message.js';
 import { LegacySession } from '../session/legacy-session.js';
+import { loadOpenTelemetry } from '../telemetry/load-opentelemetry.js';
 import { CallAbort } from '../tools/call-abort.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import { isStdioServerTransport } from './stdio-server-transport.js';
 
 /** What a connection needs of its server. */
 export interface ConnectionServer {
@@ -29,9 +31,13 @@ export class MessageConnection {
   readonly #closeListeners = new Set<() => void>();
   #closed = false;
 
+  /** `stdio` when served on the process's stdin/stdout (`network.transport` of its spans). */
+  readonly #wire: 'stdio' | undefined;
+
   constructor(server: ConnectionServer, transport: Transport) {
     this.#server = server;
     this.#transport = transport;
+    this.#wire = isStdioServerTransport(transport) ? 'stdio' : undefined;
     this.#session = new LegacySession({ send: (message) => this.#send(message) });
   }
 
@@ -80,6 +86,7 @@ export class MessageConnection {
       id: message.id,
       method: message.method,
       params: message.params as Record<string, unknown> | undefined,
+      ...(this.#wire !== undefined ? { transport: this.#wire } : {}),
       channel: { notify: (notification: JSONRPCMessage) => this.#send(notification) },
       abort,
     };
@@ -142,6 +149,8 @@ export async function serveMessageConnection(
   server: ConnectionServer,
   transport: Transport,
 ): Promise<MessageConnection> {
+  // Telemetry is ready before the first request (the optional @opentelemetry/api, loaded once).
+  await loadOpenTelemetry();
   const connection = new MessageConnection(server, transport);
   await connection.start();
   return connection;

@@ -17,6 +17,14 @@ export interface StdioServerTransportOptions {
   maxMessageBytes?: number;
 }
 
+/** The transports this module made (so a connection knows it is served over stdio). */
+const stdioTransports = new WeakSet<Transport>();
+
+/** True for a transport made by {@link createStdioServerTransport}. */
+export function isStdioServerTransport(transport: Transport): boolean {
+  return stdioTransports.has(transport);
+}
+
 /** A message transport (the SDK's `Transport` shape) over newline-delimited JSON on two streams. */
 export function createStdioServerTransport(options: StdioServerTransportOptions = {}): Transport {
   const input = options.input ?? process.stdin;
@@ -128,5 +136,6 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
     }
   }
 
+  stdioTransports.add(transport);
   return transport;
 }

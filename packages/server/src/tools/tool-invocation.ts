@@ -199,7 +199,10 @@ export class ToolInvocation {
     if (registered.execute === undefined) {
       throw new Error(`Tool "${registered.name}" is listed but cannot be run here (it has no execute).`);
     }
-    return registered.execute(this.#args, new ToolExecuteOptions(this.#request.abort, context));
+    return registered.execute(
+      this.#args,
+      new ToolExecuteOptions(this.#request.abort, context, this.#request.traceContext),
+    );
   }
 
   async #onEvent(event: RunEvent, run: SuspendableRun, context: ToolCallContext): Promise<Result> {

@@ -1,0 +1,34 @@
+/**
+ * What a failed call records (`error.type`, and `rpc.response.status_code` for a JSON-RPC error),
+ * per the semantic conventions: the JSON-RPC code as a string when the server answered with an
+ * error, `timeout` when the deadline passed, a local error's own code otherwise. Codes only, so the
+ * values stay few; the message goes to the span status, redacted.
+ */
+import { otherErrorType, timeoutErrorType } from '@switchboard/core';
+
+/** The attributes of a failure, and the status message. */
+export interface FailureAttributes {
+  errorType: string;
+  /** The JSON-RPC error code, when the server answered with one. */
+  statusCode?: string;
+  message: string;
+}
+
+/** The SDK's local timeout code (`SdkErrorCode.RequestTimeout`) and Switchboard's (`ClientErrorCode.Timeout`). */
+const timeoutCodes = new Set(['REQUEST_TIMEOUT', 'TIMEOUT']);
+
+/** The failure attributes of `error`. */
+export function failureAttributesOf(error: unknown): FailureAttributes {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'number' && Number.isInteger(code)) {
+    return { errorType: String(code), statusCode: String(code), message };
+  }
+  if (typeof code === 'string' && code.length > 0) {
+    return { errorType: timeoutCodes.has(code) ? timeoutErrorType : code, message };
+  }
+  return {
+    errorType: error instanceof Error && error.name !== 'Error' ? error.name : otherErrorType,
+    message,
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The server side of a traced request (OpenTelemetry semantic conventions for MCP): a SERVER span
+ * `{method} {target}` whose parent is the trace context the client put into `params._meta`, and
+ * one `mcp.server.operation.duration` measurement (seconds; its count is the request count, and
+ * the points with `error.type` are the errors, per tool). The span's context rides on the request
+ * (`traceContext`), so what the handler calls out — a gateway's upstream call — is its child, and
+ * the handler runs with it active, so instrumented code inside a tool nests too. With no provider
+ * registered, or without `@opentelemetry/api`, `start` returns undefined and nothing else runs.
+ */
+
+import type { JSONRPCResponse } from '@modelcontextprotocol/server';
+import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
+import type { TelemetrySetting } from '@switchboard/client';
+import {
+  executeToolOperation,
+  McpAttribute,
+  McpMetric,
+  mcpSpanName,
+  networkTransportOf,
+  otherErrorType,
+  toolErrorType,
+} from '@switchboard/core';
+import type { InboundRequest } from '../dispatch/inbound-request.js';
+import type { DispatchAnswer } from '../dispatch/request-dispatcher.js';
+import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import { extractTraceContext } from './extract-trace-context.js';
+import { loadedOpenTelemetry, loadOpenTelemetry, type OpenTelemetryApi } from './load-opentelemetry.js';
+import { digestSessionId } from './session-digest.js';
+import { createTelemetryInstruments, type TelemetryInstruments } from './telemetry-instruments.js';
+
+/** `error.type` of a request the client cancelled (no answer is sent). */
+const cancelledErrorType = 'cancelled';
+
+/** One traced request. */
+export interface RequestTrace {
+  /** The OpenTelemetry `Context` of the request's span (undefined without a span: metrics only). */
+  readonly context: unknown;
+  /** Runs the request's handler with the span active, and ends the span when its answer settles. */
+  follow(answer: () => DispatchAnswer): DispatchAnswer;
+}
+
+/** Starts the telemetry of each request of one server. */
+export interface RequestTelemetry {
+  /** The request's trace, or undefined when there is nowhere to send it (then do nothing more). */
+  start(request: InboundRequest): RequestTrace | undefined;
+}
+
+const off: RequestTelemetry = Object.freeze({ start: () => undefined });
+
+/** The request telemetry of a server; `setting` false: none. Starts loading `@opentelemetry/api`. */
+export function createRequestTelemetry(setting: TelemetrySetting | undefined): RequestTelemetry {
+  if (setting === false) return off;
+  void loadOpenTelemetry();
+  let instruments: TelemetryInstruments | undefined;
+  return {
+    start(request) {
+      const api = loadedOpenTelemetry();
+      if (api === undefined) return undefined;
+      instruments ??= createTelemetryInstruments(api, setting ?? {}, {
+        name: '@switchboard/server',
+        metric: McpMetric.serverOperationDuration,
+        description: 'Duration of MCP requests as the server saw them (received → answered).',
+      });
+      const tracer = instruments.tracer();
+      const histogram = instruments.histogram();
+      if (tracer === undefined && histogram === undefined) return undefined;
+      return new TracedRequest(api, tracer, histogram, request);
+    },
+  };
+}
+
+/** The low-cardinality attributes of a request: on its span and its measurement. */
+function requestAttributes(request: InboundRequest): { attributes: Attributes; target: string | undefined } {
+  const method = request.method;
+  const attributes: Attributes = { [McpAttribute.methodName]: method };
+  const name = request.params?.name;
+  let target: string | undefined;
+  if (method === 'tools/call' && typeof name === 'string') {
+    target = name;
+    attributes[McpAttribute.toolName] = name;
+    attributes[McpAttribute.operationName] = executeToolOperation;
+  } else if (method === 'prompts/get' && typeof name === 'string') {
+    target = name;
+    attributes[McpAttribute.promptName] = name;
+  }
+  const version =
+    request.era === 'modern' ? request.envelope?.protocolVersion : request.session?.protocolVersion;
+  if (version !== undefined) attributes[McpAttribute.protocolVersion] = version;
+  if (request.transport !== undefined)
+    attributes[McpAttribute.networkTransport] = networkTransportOf(request.transport);
+  return { attributes, target };
+}
+
+/** What a failed answer records; undefined for a success. */
+function failureOf(
+  answer: JSONRPCResponse | undefined,
+): { errorType: string; statusCode?: string; message: string } | undefined {
+  if (answer === undefined) return { errorType: cancelledErrorType, message: 'the request was cancelled' };
+  if ('error' in answer) {
+    const code = String(answer.error.code);
+    return { errorType: code, statusCode: code, message: answer.error.message };
+  }
+  if ((answer.result as { isError?: unknown }).isError === true)
+    return { errorType: toolErrorType, message: 'the tool reported an error (isError)' };
+  return undefined;
+}
+
+class TracedRequest implements RequestTrace {
+  readonly context: Context | undefined;
+  readonly #api: OpenTelemetryApi;
+  readonly #histogram: Histogram | undefined;
+  readonly #span: Span | undefined;
+  readonly #attributes: Attributes;
+  readonly #started = performance.now();
+  #ended = false;
+
+  constructor(
+    api: OpenTelemetryApi,
+    tracer: Tracer | undefined,
+    histogram: Histogram | undefined,
+    request: InboundRequest,
+  ) {
+    this.#api = api;
+    this.#histogram = histogram;
+    const { attributes, target } = requestAttributes(request);
+    this.#attributes = attributes;
+    if (tracer === undefined) {
+      this.context = undefined;
+      this.#span = undefined;
+      return;
+    }
+    const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
+    const uri = request.params?.uri;
+    if (typeof uri === 'string' && request.method.startsWith('resources/'))
+      spanAttributes[McpAttribute.resourceUri] = uri;
+    const session = request.session?.id;
+    if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
+    const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
+    this.#span = tracer.startSpan(
+      mcpSpanName(request.method, target),
+      { kind: api.SpanKind.SERVER, attributes: spanAttributes },
+      parent,
+    );
+    this.context = api.trace.setSpan(parent, this.#span);
+  }
+
+  follow(answer: () => DispatchAnswer): DispatchAnswer {
+    let settled: DispatchAnswer;
+    try {
+      settled = this.context === undefined ? answer() : this.#api.context.with(this.context, answer);
+    } catch (error) {
+      this.#fail(error);
+      throw error;
+    }
+    if (!isPromiseLike(settled)) {
+      this.#end(failureOf(settled));
+      return settled;
+    }
+    return settled.then(
+      (response) => {
+        this.#end(failureOf(response));
+        return response;
+      },
+      (error: unknown) => {
+        this.#fail(error);
+        throw error;
+      },
+    );
+  }
+
+  #fail(error: unknown): void {
+    const code = (error as { code?: unknown } | null | undefined)?.code;
+    this.#end({
+      errorType: typeof code === 'string' || typeof code === 'number' ? String(code) : otherErrorType,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  #end(failure: { errorType: string; statusCode?: string; message: string } | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const seconds = (performance.now() - this.#started) / 1000;
+    const attributes =
+      failure === undefined
+        ? this.#attributes
+        : {
+            ...this.#attributes,
+            [McpAttribute.errorType]: failure.errorType,
+            ...(failure.statusCode === undefined
+              ? {}
+              : { [McpAttribute.responseStatusCode]: failure.statusCode }),
+          };
+    const span = this.#span;
+    if (span !== undefined) {
+      if (failure !== undefined) {
+        span.setAttribute(McpAttribute.errorType, failure.errorType);
+        if (failure.statusCode !== undefined)
+          span.setAttribute(McpAttribute.responseStatusCode, failure.statusCode);
+        span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: failure.message });
+      }
+      span.end();
+    }
+    this.#histogram?.record(seconds, attributes);
+  }
+}
