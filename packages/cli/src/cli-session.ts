@@ -66,6 +66,14 @@ export function pickServers(config: SwitchboardConfig, names: string[]): Switchb
   return picked;
 }
 
+/**
+ * Whether anything registered OpenTelemetry globals (a tracer or meter provider, a propagator):
+ * the API keeps them under this symbol, for every copy of its major version 1.
+ */
+function openTelemetryRegistered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] !== undefined;
+}
+
 /** Connects servers with a spinner; failures are kept in `status()` rather than thrown. */
 export async function connectServers(
   context: CommandContext,
@@ -85,6 +93,10 @@ export async function connectServers(
     const connection = await connectMcp(servers as McpServers, {
       onError: 'skip',
       logger,
+      // Traced only when an OpenTelemetry provider was registered before the command ran (by a
+      // `node --import` preload: nothing else in a CLI process can register one); otherwise the
+      // client does not load the API at all, ~50 modules on the way to the first server.
+      ...(openTelemetryRegistered() ? {} : { telemetry: false }),
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
       // Every call the CLI makes is recorded, so `switchboard stats` and `tools --sort usage` see it.
       // A SQLite file is written as the command ends; without better-sqlite3 it is skipped (said

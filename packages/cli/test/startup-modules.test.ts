@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, serverScript } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const spanRecorder = fileURLToPath(new URL('./fixtures/record-spans.mjs', import.meta.url));
 const recorder = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
 const fixtures = new URL('./fixtures/', import.meta.url).href;
 const cliDist = new URL('../dist/', import.meta.url).href;
@@ -36,6 +37,7 @@ const heavy: Array<[string, RegExp]> = [
   ['the AI SDK', /\/node_modules\/ai\//],
   ['Mastra', /\/node_modules\/@mastra\//],
   ['the OpenAI Agents SDK', /\/node_modules\/@openai\/agents/],
+  ['OpenTelemetry, when no provider is registered', /\/node_modules\/@opentelemetry\//],
   ['framework adapters', /\/packages\/client\/dist\/(ai-sdk|langchain|openai-agents|mastra)\//],
   ['the stores', /\/packages\/client\/dist\/(sqlite-store|postgres-store)\//],
   ['@switchboard/server', /\/packages\/server\/dist\//],
@@ -139,5 +141,36 @@ describe('what start-up loads', () => {
     expect(beforeOutput).toEqual([]);
     const storeOnly = heavyIn(run.all).filter((hit) => !/^(better-sqlite3|the stores|ajv)/.test(hit));
     expect(storeOnly).toEqual([]);
+  });
+
+  it('call is still traced when a provider was registered before the CLI ran', () => {
+    const spansFile = join(sandbox.root, 'spans.json');
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        spanRecorder,
+        bin,
+        'call',
+        'mcp__everything__echo',
+        '--args',
+        '{"message":"hi"}',
+        '--config',
+        configFile,
+      ],
+      {
+        cwd: sandbox.cwd,
+        env: { ...sandbox.env, RECORD_SPANS_FILE: spansFile },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(run.status).toBe(0);
+    const spans = JSON.parse(readFileSync(spansFile, 'utf8')) as Array<{
+      name: string;
+      attributes: Record<string, unknown>;
+    }>;
+    const call = spans.find((span) => span.name.startsWith('tools/call'));
+    expect(call?.attributes['gen_ai.tool.name']).toBe('echo');
   });
 });
