@@ -125,6 +125,20 @@ describe('what start-up loads', () => {
     expect(recorded.servers.map((server) => server.name)).toContain('everything');
   });
 
+  it('tools reads its code from the bundled bin: no file of core, transports, client, the SDK or zod', () => {
+    // scripts/bundle-bin.mjs inlines them into dist/bin.js and dist/chunks/: Node 20 pays ~0.6 ms
+    // per module file, and these were ~250 of the ~290 files `tools` loaded before its server spawned.
+    const run = runRecorded(['tools', '--config', configFile]);
+    expect(run.status).toBe(0);
+    const inlined = run.beforeOutput.filter((url) =>
+      /\/packages\/(core|transports|client)\/dist\/|\/node_modules\/(zod|@modelcontextprotocol\/(client|core))\//.test(
+        url,
+      ),
+    );
+    expect(inlined).toEqual([]);
+    expect(run.beforeOutput.some((url) => url.startsWith(`${cliDist}chunks/`))).toBe(true);
+  });
+
   it('call prints the result before any heavy module but ajv loads', () => {
     const run = runRecorded([
       'call',
