@@ -23,9 +23,17 @@ export type {
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
+export type {
+  MeterProviderLike,
+  OpenTelemetryApiLike,
+  TracerProviderLike,
+} from './load-opentelemetry.js';
+export { loadedOpenTelemetry, loadOpenTelemetry } from './load-opentelemetry.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type { McpRequestDescription } from './mcp-semantic-conventions.js';
 export {
+  describeMcpRequest,
   executeToolOperation,
   McpAttribute,
   McpMetric,
@@ -97,6 +105,14 @@ export type { ToolFilter, ToolFilterOptions } from './tool-filter.js';
 export { createToolFilter } from './tool-filter.js';
 export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
+export type {
+  HistogramOf,
+  InstrumentProviders,
+  InstrumentScope,
+  TelemetryInstruments,
+  TracerOf,
+} from './telemetry-instruments.js';
+export { createTelemetryInstruments } from './telemetry-instruments.js';
 export type {
   ToolInput,
   ToolRegistry,
