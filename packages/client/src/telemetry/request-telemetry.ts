@@ -1,24 +1,32 @@
 /**
- * The client side of a traced `tools/call` (OpenTelemetry semantic conventions for MCP): a CLIENT
- * span `tools/call {tool}` — a child of the call's `traceContext` or of the active context — whose
- * context goes into the request's `_meta` so the server's span becomes its child, and one
- * `mcp.client.operation.duration` measurement (seconds; its count is the call count, and the
- * points with `error.type` are the errors, per tool). With no provider registered, or without
- * `@opentelemetry/api`, `start` returns undefined and the call runs as if this file did not exist.
+ * The client side of every traced request (OpenTelemetry semantic conventions for MCP): a CLIENT
+ * span `{method} {target}` — `tools/call {tool}`, `prompts/get {prompt}`, the method alone for the
+ * rest — a child of the request's `traceContext` or of the active context, whose context goes into
+ * the request's `params._meta` so the server's span becomes its child; and one
+ * `mcp.client.operation.duration` measurement (seconds; its count is the request count, and the
+ * points with `error.type` are the errors, per method, tool and prompt). Tool calls are started by
+ * the call path (`mcp-client.ts`), which knows of `isError` and tasks; every other request by the
+ * SDK client's request funnel (`protocol-client.ts`). With no provider registered, or without
+ * `@opentelemetry/api`, `start…` returns undefined and the request runs as if this file did not exist.
  */
 
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
-import { executeToolOperation, McpAttribute, McpMetric, mcpSpanName, toolErrorType } from '@switchboard/core';
+import {
+  createTelemetryInstruments,
+  describeMcpRequest,
+  McpAttribute,
+  McpMetric,
+  mcpSpanName,
+  toolErrorType,
+} from '@switchboard/core';
 import { failureAttributesOf } from './failure-attributes.js';
 import { injectTraceContext } from './inject-trace-context.js';
-import type { OpenTelemetryApi } from './load-opentelemetry.js';
+import type { OpenTelemetryApi } from './open-telemetry-api.js';
 import { withRequestIdSink } from './request-id-sink.js';
 import { digestSessionId } from './session-digest.js';
-import { createTelemetryInstruments } from './telemetry-instruments.js';
 import type { TelemetrySetting } from './telemetry-options.js';
 
-/** What the connection tells about itself (read when a call starts). */
+/** What the connection tells about itself (read when a request starts). */
 export interface ConnectionFacts {
   protocolVersion: string | undefined;
   /** `pipe` (stdio) or `tcp` (HTTP, SSE, WebSocket); undefined for a transport given by the caller. */
@@ -32,66 +40,69 @@ export interface ConnectionFacts {
   redact(text: string): string;
 }
 
-/** One traced call. */
-export interface ToolCallTrace {
+/** One traced request. */
+export interface RequestTrace {
   /** The trace context to add to the request's `_meta`; undefined when there is no span. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  /** The call was answered (`isError` counts as a failure of the tool); undefined: answered with a task. */
-  end(result: CallToolResult | undefined): void;
-  /** The call failed. */
+  /**
+   * The request was answered; a tool call's result with `isError` counts as a failure of the tool.
+   * Undefined: a tool call answered with a task (the call itself went well).
+   */
+  end(result: unknown): void;
+  /** The request failed. */
   fail(error: unknown): void;
 }
 
-/** Starts the telemetry of each call of one connection. */
-export interface ToolCallTelemetry {
-  /** The call's trace, or undefined when there is nowhere to send it (then do nothing more). */
-  start(tool: string, parent: unknown): ToolCallTrace | undefined;
+/** Starts the telemetry of each request of one connection. */
+export interface RequestTelemetry {
+  /** A `tools/call`'s trace, or undefined when there is nowhere to send it (then do nothing more). */
+  startToolCall(tool: string, parent: unknown): RequestTrace | undefined;
+  /** Any other request's trace, or undefined when there is nowhere to send it. */
+  startRequest(method: string, params: unknown, parent: unknown): RequestTrace | undefined;
 }
 
-const off: ToolCallTelemetry = Object.freeze({ start: () => undefined });
+/** The telemetry of a connection that records nothing. */
+export const noRequestTelemetry: RequestTelemetry = Object.freeze({
+  startToolCall: () => undefined,
+  startRequest: () => undefined,
+});
 
-/** The tool-call telemetry of a connection; `api` undefined (not installed) or `setting` false: none. */
-export function createToolCallTelemetry(
+/** The request telemetry of a connection; `api` undefined (not installed) or `setting` false: none. */
+export function createRequestTelemetry(
   api: OpenTelemetryApi | undefined,
   setting: TelemetrySetting | undefined,
   facts: ConnectionFacts,
-): ToolCallTelemetry {
-  if (api === undefined || setting === false) return off;
+): RequestTelemetry {
+  if (api === undefined || setting === false) return noRequestTelemetry;
   const instruments = createTelemetryInstruments(api, setting ?? {}, {
     name: '@switchboard/client',
     metric: McpMetric.clientOperationDuration,
     description: 'Duration of MCP requests as the client saw them (sent → answered).',
   });
   return {
-    start(tool, parent) {
+    startToolCall(tool, parent) {
       const tracer = instruments.tracer();
       const histogram = instruments.histogram();
       if (tracer === undefined && histogram === undefined) return undefined;
-      return new TracedToolCall(api, tracer, histogram, tool, parent as Context | undefined, facts);
+      return new TracedRequest(api, tracer, histogram, 'tools/call', { name: tool }, parent, facts);
+    },
+    startRequest(method, params, parent) {
+      const tracer = instruments.tracer();
+      const histogram = instruments.histogram();
+      if (tracer === undefined && histogram === undefined) return undefined;
+      return new TracedRequest(api, tracer, histogram, method, params, parent, facts);
     },
   };
 }
 
-/** The attributes every span and measurement of a call carries. */
-function commonAttributes(tool: string, facts: ConnectionFacts): Attributes {
-  const attributes: Attributes = {
-    [McpAttribute.methodName]: 'tools/call',
-    [McpAttribute.toolName]: tool,
-    [McpAttribute.operationName]: executeToolOperation,
-  };
-  if (facts.protocolVersion !== undefined) attributes[McpAttribute.protocolVersion] = facts.protocolVersion;
-  if (facts.networkTransport !== undefined)
-    attributes[McpAttribute.networkTransport] = facts.networkTransport;
-  return attributes;
-}
-
-class TracedToolCall implements ToolCallTrace {
+class TracedRequest implements RequestTrace {
   readonly meta: Record<string, unknown> | undefined;
   readonly #api: OpenTelemetryApi;
   readonly #histogram: Histogram | undefined;
   readonly #span: Span | undefined;
   readonly #attributes: Attributes;
   readonly #facts: ConnectionFacts;
+  readonly #toolCall: boolean;
   readonly #started = performance.now();
   #ended = false;
 
@@ -99,30 +110,38 @@ class TracedToolCall implements ToolCallTrace {
     api: OpenTelemetryApi,
     tracer: Tracer | undefined,
     histogram: Histogram | undefined,
-    tool: string,
-    parent: Context | undefined,
+    method: string,
+    params: unknown,
+    parent: unknown,
     facts: ConnectionFacts,
   ) {
     this.#api = api;
     this.#histogram = histogram;
     this.#facts = facts;
-    this.#attributes = commonAttributes(tool, facts);
+    this.#toolCall = method === 'tools/call';
+    const request = describeMcpRequest(method, params);
+    const attributes: Attributes = request.attributes;
+    if (facts.protocolVersion !== undefined) attributes[McpAttribute.protocolVersion] = facts.protocolVersion;
+    if (facts.networkTransport !== undefined)
+      attributes[McpAttribute.networkTransport] = facts.networkTransport;
+    this.#attributes = attributes;
     if (tracer === undefined) {
       this.meta = undefined;
       this.#span = undefined;
       return;
     }
-    const attributes: Attributes = { ...this.#attributes };
+    const spanAttributes: Attributes = { ...attributes };
+    if (request.resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = request.resourceUri;
     if (facts.serverAddress !== undefined) {
-      attributes[McpAttribute.serverAddress] = facts.serverAddress;
-      if (facts.serverPort !== undefined) attributes[McpAttribute.serverPort] = facts.serverPort;
+      spanAttributes[McpAttribute.serverAddress] = facts.serverAddress;
+      if (facts.serverPort !== undefined) spanAttributes[McpAttribute.serverPort] = facts.serverPort;
     }
     const session = facts.sessionId();
-    if (session !== undefined) attributes[McpAttribute.sessionId] = digestSessionId(session);
-    const parentContext = parent ?? api.context.active();
+    if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
+    const parentContext = (parent as Context | undefined) ?? api.context.active();
     this.#span = tracer.startSpan(
-      mcpSpanName('tools/call', tool),
-      { kind: api.SpanKind.CLIENT, attributes },
+      mcpSpanName(method, request.target),
+      { kind: api.SpanKind.CLIENT, attributes: spanAttributes },
       parentContext,
     );
     const meta: Record<string, unknown> = {};
@@ -131,8 +150,8 @@ class TracedToolCall implements ToolCallTrace {
     this.meta = withRequestIdSink(meta, (id) => span.setAttribute(McpAttribute.requestId, String(id)));
   }
 
-  end(result: CallToolResult | undefined): void {
-    if (result?.isError === true) {
+  end(result: unknown): void {
+    if (this.#toolCall && (result as { isError?: unknown } | undefined)?.isError === true) {
       this.#finish({ errorType: toolErrorType, message: 'the tool reported an error (isError)' });
       return;
     }
