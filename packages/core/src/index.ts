@@ -76,6 +76,14 @@ export { toZodSchema } from './schema/to-zod-schema.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
 export { SwitchboardError } from './switchboard-error.js';
 export type {
+  HistogramOf,
+  InstrumentProviders,
+  InstrumentScope,
+  TelemetryInstruments,
+  TracerOf,
+} from './telemetry-instruments.js';
+export { createTelemetryInstruments } from './telemetry-instruments.js';
+export type {
   AnthropicToolResult,
   AnthropicToolResultBlock,
   ToAnthropicToolResultOptions,
@@ -105,14 +113,6 @@ export type { ToolFilter, ToolFilterOptions } from './tool-filter.js';
 export { createToolFilter } from './tool-filter.js';
 export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-name.js';
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
-export type {
-  HistogramOf,
-  InstrumentProviders,
-  InstrumentScope,
-  TelemetryInstruments,
-  TracerOf,
-} from './telemetry-instruments.js';
-export { createTelemetryInstruments } from './telemetry-instruments.js';
 export type {
   ToolInput,
   ToolRegistry,
