@@ -10,23 +10,25 @@
 
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
-import type { TelemetrySetting } from '@switchboard/client';
+import { digestSessionId, type TelemetrySetting } from '@switchboard/client';
 import {
-  executeToolOperation,
+  createTelemetryInstruments,
+  describeMcpRequest,
+  loadedOpenTelemetry,
+  loadOpenTelemetry,
   McpAttribute,
   McpMetric,
   mcpSpanName,
   networkTransportOf,
   otherErrorType,
+  type TelemetryInstruments,
   toolErrorType,
 } from '@switchboard/core';
 import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { DispatchAnswer } from '../dispatch/request-dispatcher.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import { extractTraceContext } from './extract-trace-context.js';
-import { loadedOpenTelemetry, loadOpenTelemetry, type OpenTelemetryApi } from './load-opentelemetry.js';
-import { digestSessionId } from './session-digest.js';
-import { createTelemetryInstruments, type TelemetryInstruments } from './telemetry-instruments.js';
+import type { OpenTelemetryApi } from './open-telemetry-api.js';
 
 /** `error.type` of a request the client cancelled (no answer is sent). */
 const cancelledErrorType = 'cancelled';
@@ -51,10 +53,11 @@ const off: RequestTelemetry = Object.freeze({ start: () => undefined });
 export function createRequestTelemetry(setting: TelemetrySetting | undefined): RequestTelemetry {
   if (setting === false) return off;
   void loadOpenTelemetry();
-  let instruments: TelemetryInstruments | undefined;
+  let instruments: TelemetryInstruments<Tracer, Histogram> | undefined;
   return {
     start(request) {
-      const api = loadedOpenTelemetry();
+      // Loaded before the first request (`serve` waits for it); undefined when not installed.
+      const api = loadedOpenTelemetry<OpenTelemetryApi>();
       if (api === undefined) return undefined;
       instruments ??= createTelemetryInstruments(api, setting ?? {}, {
         name: '@switchboard/server',
@@ -69,26 +72,19 @@ export function createRequestTelemetry(setting: TelemetrySetting | undefined): R
   };
 }
 
-/** The low-cardinality attributes of a request: on its span and its measurement. */
-function requestAttributes(request: InboundRequest): { attributes: Attributes; target: string | undefined } {
-  const method = request.method;
-  const attributes: Attributes = { [McpAttribute.methodName]: method };
-  const name = request.params?.name;
-  let target: string | undefined;
-  if (method === 'tools/call' && typeof name === 'string') {
-    target = name;
-    attributes[McpAttribute.toolName] = name;
-    attributes[McpAttribute.operationName] = executeToolOperation;
-  } else if (method === 'prompts/get' && typeof name === 'string') {
-    target = name;
-    attributes[McpAttribute.promptName] = name;
-  }
+/** The low-cardinality attributes of a request (on its span and its measurement), its target and URI. */
+function requestAttributes(request: InboundRequest): {
+  attributes: Attributes;
+  target: string | undefined;
+  resourceUri: string | undefined;
+} {
+  const { attributes, target, resourceUri } = describeMcpRequest(request.method, request.params);
   const version =
     request.era === 'modern' ? request.envelope?.protocolVersion : request.session?.protocolVersion;
   if (version !== undefined) attributes[McpAttribute.protocolVersion] = version;
   if (request.transport !== undefined)
     attributes[McpAttribute.networkTransport] = networkTransportOf(request.transport);
-  return { attributes, target };
+  return { attributes, target, resourceUri };
 }
 
 /** What a failed answer records; undefined for a success. */
@@ -122,7 +118,7 @@ class TracedRequest implements RequestTrace {
   ) {
     this.#api = api;
     this.#histogram = histogram;
-    const { attributes, target } = requestAttributes(request);
+    const { attributes, target, resourceUri } = requestAttributes(request);
     this.#attributes = attributes;
     if (tracer === undefined) {
       this.context = undefined;
@@ -130,9 +126,7 @@ class TracedRequest implements RequestTrace {
       return;
     }
     const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
-    const uri = request.params?.uri;
-    if (typeof uri === 'string' && request.method.startsWith('resources/'))
-      spanAttributes[McpAttribute.resourceUri] = uri;
+    if (resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = resourceUri;
     const session = request.session?.id;
     if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
     const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
