@@ -31,6 +31,14 @@ export type {
 export { loadedOpenTelemetry, loadOpenTelemetry } from './load-opentelemetry.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type {
+  DurationHistogramLike,
+  McpOperationFailure,
+  McpOperationParts,
+  McpOperationRecord,
+  OperationSpanLike,
+} from './mcp-operation-record.js';
+export { createMcpOperationRecord } from './mcp-operation-record.js';
 export type { McpRequestDescription } from './mcp-semantic-conventions.js';
 export {
   describeMcpRequest,

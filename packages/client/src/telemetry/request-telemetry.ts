@@ -12,10 +12,12 @@
 
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
 import {
+  createMcpOperationRecord,
   createTelemetryInstruments,
   describeMcpRequest,
   McpAttribute,
   McpMetric,
+  type McpOperationRecord,
   mcpSpanName,
   toolErrorType,
 } from '@switchboard/core';
@@ -97,14 +99,9 @@ export function createRequestTelemetry(
 
 class TracedRequest implements RequestTrace {
   readonly meta: Record<string, unknown> | undefined;
-  readonly #api: OpenTelemetryApi;
-  readonly #histogram: Histogram | undefined;
-  readonly #span: Span | undefined;
-  readonly #attributes: Attributes;
+  readonly #record: McpOperationRecord;
   readonly #facts: ConnectionFacts;
   readonly #toolCall: boolean;
-  readonly #started = performance.now();
-  #ended = false;
 
   constructor(
     api: OpenTelemetryApi,
@@ -115,8 +112,6 @@ class TracedRequest implements RequestTrace {
     parent: unknown,
     facts: ConnectionFacts,
   ) {
-    this.#api = api;
-    this.#histogram = histogram;
     this.#facts = facts;
     this.#toolCall = method === 'tools/call';
     const request = describeMcpRequest(method, params);
@@ -124,71 +119,47 @@ class TracedRequest implements RequestTrace {
     if (facts.protocolVersion !== undefined) attributes[McpAttribute.protocolVersion] = facts.protocolVersion;
     if (facts.networkTransport !== undefined)
       attributes[McpAttribute.networkTransport] = facts.networkTransport;
-    this.#attributes = attributes;
+    let span: Span | undefined;
     if (tracer === undefined) {
       this.meta = undefined;
-      this.#span = undefined;
-      return;
+    } else {
+      const spanAttributes: Attributes = { ...attributes };
+      if (request.resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = request.resourceUri;
+      if (facts.serverAddress !== undefined) {
+        spanAttributes[McpAttribute.serverAddress] = facts.serverAddress;
+        if (facts.serverPort !== undefined) spanAttributes[McpAttribute.serverPort] = facts.serverPort;
+      }
+      const session = facts.sessionId();
+      if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
+      const parentContext = (parent as Context | undefined) ?? api.context.active();
+      const started = tracer.startSpan(
+        mcpSpanName(method, request.target),
+        { kind: api.SpanKind.CLIENT, attributes: spanAttributes },
+        parentContext,
+      );
+      span = started;
+      const meta: Record<string, unknown> = {};
+      injectTraceContext(api, api.trace.setSpan(parentContext, started), meta);
+      this.meta = withRequestIdSink(meta, (id) => started.setAttribute(McpAttribute.requestId, String(id)));
     }
-    const spanAttributes: Attributes = { ...attributes };
-    if (request.resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = request.resourceUri;
-    if (facts.serverAddress !== undefined) {
-      spanAttributes[McpAttribute.serverAddress] = facts.serverAddress;
-      if (facts.serverPort !== undefined) spanAttributes[McpAttribute.serverPort] = facts.serverPort;
-    }
-    const session = facts.sessionId();
-    if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
-    const parentContext = (parent as Context | undefined) ?? api.context.active();
-    this.#span = tracer.startSpan(
-      mcpSpanName(method, request.target),
-      { kind: api.SpanKind.CLIENT, attributes: spanAttributes },
-      parentContext,
-    );
-    const meta: Record<string, unknown> = {};
-    injectTraceContext(api, api.trace.setSpan(parentContext, this.#span), meta);
-    const span = this.#span;
-    this.meta = withRequestIdSink(meta, (id) => span.setAttribute(McpAttribute.requestId, String(id)));
+    this.#record = createMcpOperationRecord({
+      span,
+      histogram,
+      attributes,
+      errorStatus: api.SpanStatusCode.ERROR,
+    });
   }
 
   end(result: unknown): void {
     if (this.#toolCall && (result as { isError?: unknown } | undefined)?.isError === true) {
-      this.#finish({ errorType: toolErrorType, message: 'the tool reported an error (isError)' });
+      this.#record.end({ errorType: toolErrorType, message: 'the tool reported an error (isError)' });
       return;
     }
-    this.#finish(undefined);
+    this.#record.end(undefined);
   }
 
   fail(error: unknown): void {
-    this.#finish(failureAttributesOf(error));
-  }
-
-  #finish(failure: { errorType: string; statusCode?: string; message: string } | undefined): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    const seconds = (performance.now() - this.#started) / 1000;
-    const attributes =
-      failure === undefined
-        ? this.#attributes
-        : {
-            ...this.#attributes,
-            [McpAttribute.errorType]: failure.errorType,
-            ...(failure.statusCode === undefined
-              ? {}
-              : { [McpAttribute.responseStatusCode]: failure.statusCode }),
-          };
-    const span = this.#span;
-    if (span !== undefined) {
-      if (failure !== undefined) {
-        span.setAttribute(McpAttribute.errorType, failure.errorType);
-        if (failure.statusCode !== undefined)
-          span.setAttribute(McpAttribute.responseStatusCode, failure.statusCode);
-        span.setStatus({
-          code: this.#api.SpanStatusCode.ERROR,
-          message: this.#facts.redact(failure.message),
-        });
-      }
-      span.end();
-    }
-    this.#histogram?.record(seconds, attributes);
+    const failure = failureAttributesOf(error);
+    this.#record.end({ ...failure, message: this.#facts.redact(failure.message) });
   }
 }
