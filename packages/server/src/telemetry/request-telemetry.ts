@@ -12,12 +12,15 @@ import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
 import { digestSessionId, type TelemetrySetting } from '@switchboard/client';
 import {
+  createMcpOperationRecord,
   createTelemetryInstruments,
   describeMcpRequest,
   loadedOpenTelemetry,
   loadOpenTelemetry,
   McpAttribute,
   McpMetric,
+  type McpOperationFailure,
+  type McpOperationRecord,
   mcpSpanName,
   networkTransportOf,
   otherErrorType,
@@ -88,9 +91,7 @@ function requestAttributes(request: InboundRequest): {
 }
 
 /** What a failed answer records; undefined for a success. */
-function failureOf(
-  answer: JSONRPCResponse | undefined,
-): { errorType: string; statusCode?: string; message: string } | undefined {
+function failureOf(answer: JSONRPCResponse | undefined): McpOperationFailure | undefined {
   if (answer === undefined) return { errorType: cancelledErrorType, message: 'the request was cancelled' };
   if ('error' in answer) {
     const code = String(answer.error.code);
@@ -104,11 +105,7 @@ function failureOf(
 class TracedRequest implements RequestTrace {
   readonly context: Context | undefined;
   readonly #api: OpenTelemetryApi;
-  readonly #histogram: Histogram | undefined;
-  readonly #span: Span | undefined;
-  readonly #attributes: Attributes;
-  readonly #started = performance.now();
-  #ended = false;
+  readonly #record: McpOperationRecord;
 
   constructor(
     api: OpenTelemetryApi,
@@ -117,25 +114,29 @@ class TracedRequest implements RequestTrace {
     request: InboundRequest,
   ) {
     this.#api = api;
-    this.#histogram = histogram;
     const { attributes, target, resourceUri } = requestAttributes(request);
-    this.#attributes = attributes;
+    let span: Span | undefined;
     if (tracer === undefined) {
       this.context = undefined;
-      this.#span = undefined;
-      return;
+    } else {
+      const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
+      if (resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = resourceUri;
+      const session = request.session?.id;
+      if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
+      const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
+      span = tracer.startSpan(
+        mcpSpanName(request.method, target),
+        { kind: api.SpanKind.SERVER, attributes: spanAttributes },
+        parent,
+      );
+      this.context = api.trace.setSpan(parent, span);
     }
-    const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
-    if (resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = resourceUri;
-    const session = request.session?.id;
-    if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
-    const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
-    this.#span = tracer.startSpan(
-      mcpSpanName(request.method, target),
-      { kind: api.SpanKind.SERVER, attributes: spanAttributes },
-      parent,
-    );
-    this.context = api.trace.setSpan(parent, this.#span);
+    this.#record = createMcpOperationRecord({
+      span,
+      histogram,
+      attributes,
+      errorStatus: api.SpanStatusCode.ERROR,
+    });
   }
 
   follow(answer: () => DispatchAnswer): DispatchAnswer {
@@ -147,12 +148,12 @@ class TracedRequest implements RequestTrace {
       throw error;
     }
     if (!isPromiseLike(settled)) {
-      this.#end(failureOf(settled));
+      this.#record.end(failureOf(settled));
       return settled;
     }
     return settled.then(
       (response) => {
-        this.#end(failureOf(response));
+        this.#record.end(failureOf(response));
         return response;
       },
       (error: unknown) => {
@@ -164,36 +165,9 @@ class TracedRequest implements RequestTrace {
 
   #fail(error: unknown): void {
     const code = (error as { code?: unknown } | null | undefined)?.code;
-    this.#end({
+    this.#record.end({
       errorType: typeof code === 'string' || typeof code === 'number' ? String(code) : otherErrorType,
       message: error instanceof Error ? error.message : String(error),
     });
-  }
-
-  #end(failure: { errorType: string; statusCode?: string; message: string } | undefined): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    const seconds = (performance.now() - this.#started) / 1000;
-    const attributes =
-      failure === undefined
-        ? this.#attributes
-        : {
-            ...this.#attributes,
-            [McpAttribute.errorType]: failure.errorType,
-            ...(failure.statusCode === undefined
-              ? {}
-              : { [McpAttribute.responseStatusCode]: failure.statusCode }),
-          };
-    const span = this.#span;
-    if (span !== undefined) {
-      if (failure !== undefined) {
-        span.setAttribute(McpAttribute.errorType, failure.errorType);
-        if (failure.statusCode !== undefined)
-          span.setAttribute(McpAttribute.responseStatusCode, failure.statusCode);
-        span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: failure.message });
-      }
-      span.end();
-    }
-    this.#histogram?.record(seconds, attributes);
   }
 }
