@@ -41,6 +41,12 @@ export interface OpenTelemetryApiLike {
   createNoopMeter(): unknown;
 }
 
+/**
+ * Named through a variable, with the bundlers' ignore comments, so that a browser or edge bundle of
+ * core does not try to resolve an optional package it does not need (only the Node packages load it).
+ */
+const openTelemetryApiPackage = '@opentelemetry/api';
+
 let loading: Promise<OpenTelemetryApiLike | undefined> | undefined;
 let loaded: OpenTelemetryApiLike | undefined;
 
@@ -51,8 +57,8 @@ let loaded: OpenTelemetryApiLike | undefined;
 export function loadOpenTelemetry<Api extends OpenTelemetryApiLike = OpenTelemetryApiLike>(): Promise<
   Api | undefined
 > {
-  loading ??= import('@opentelemetry/api').then(
-    (api) => {
+  loading ??= import(/* webpackIgnore: true */ /* @vite-ignore */ openTelemetryApiPackage).then(
+    (api: OpenTelemetryApiLike) => {
       loaded = api;
       return api;
     },
