@@ -2,10 +2,12 @@
  * What `switchboard call` shows while a tool runs: its progress (a bar when the server says the
  * total, a count otherwise, with the server's message) and the server's log messages, on stderr so
  * stdout keeps only the result. On a terminal the bar redraws in place; in a pipe or CI log each
- * update is one line, so the log stays readable.
+ * update is one line, so the log stays readable. Under `--quiet` only the server's error-level
+ * messages are shown, and no progress.
  */
 import type { Progress } from '@modelcontextprotocol/client';
 import type { CliIo } from './cli-io.js';
+import { showsLogLevel } from './cli-log-level.js';
 
 /** Reports one call's progress and log messages. */
 export interface CallProgress {
@@ -16,6 +18,9 @@ export interface CallProgress {
 }
 
 const barWidth = 24;
+
+// The MCP levels (RFC 5424's) that `--quiet` still shows.
+const errorLevels = new Set(['error', 'critical', 'alert', 'emergency']);
 
 /** The bar (or count) of one progress update, without colour. */
 export function formatProgress(update: Progress): string {
@@ -39,6 +44,7 @@ function logText(data: unknown): string {
 /** The reporter of one call on `io.stderr`. */
 export function createCallProgress(io: CliIo): CallProgress {
   const inPlace = Boolean(io.stderr.isTTY) && !io.env.CI;
+  const quiet = !showsLogLevel(io.env, 'warn');
   let barShown = false;
   const clearBar = () => {
     if (barShown) io.stderr.write('\r\u001b[2K');
@@ -47,6 +53,7 @@ export function createCallProgress(io: CliIo): CallProgress {
   let last = '';
   return {
     progress(update) {
+      if (quiet) return;
       const line = formatProgress(update);
       if (inPlace) {
         io.stderr.write(`\r\u001b[2K${line}`);
@@ -57,6 +64,7 @@ export function createCallProgress(io: CliIo): CallProgress {
       last = line;
     },
     log(server, message) {
+      if (quiet && !errorLevels.has(message.level)) return;
       clearBar();
       io.stderr.write(
         `[${server}] ${message.level}${message.logger ? ` ${message.logger}` : ''}: ${logText(message.data)}\n`,

@@ -1,7 +1,7 @@
 import { SwitchboardError } from '@switchboard/core';
 
-/** Exit codes of the `switchboard` command: 0 ok, 1 failure, 2 usage error. */
-export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const;
+// In a file of its own so that the runner (and `--help`) can name exit codes without loading core.
+export { ExitCode } from './exit-code.js';
 
 /** A mistake in how the command was called: printed with the command's usage, exit code 2. */
 export class UsageError extends SwitchboardError {

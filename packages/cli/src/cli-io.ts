@@ -3,6 +3,7 @@
  * that tests run the real commands in-process and CI logs stay clean: streams, environment, cwd,
  * and the terminal niceties (colour only on a TTY without NO_COLOR, a spinner only on a TTY).
  */
+import { showsLogLevel } from './cli-log-level.js';
 
 /** A writable text stream (process.stdout or a test buffer). */
 export interface TextSink {
@@ -30,7 +31,10 @@ export interface Palette {
   cyan(text: string): string;
 }
 
-/** Picks colours for a stream: none when NO_COLOR is set (any value) or the stream is not a TTY. */
+/**
+ * Picks colours for a stream: none when NO_COLOR is set (any value; `--no-color` sets it for the
+ * run), TERM is `dumb`, or the stream is not a TTY.
+ */
 export function createPalette(stream: TextSink, env: CliIo['env']): Palette {
   const enabled = Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const wrap = (open: number, close: number) => (text: string) =>
@@ -58,14 +62,14 @@ export function formatTable(headers: string[], rows: string[][]): string {
   return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-/** A spinner on stderr for long work; silent when stderr is not a TTY (CI logs, pipes). */
+/** A spinner on stderr for long work; silent when stderr is not a TTY (CI logs, pipes) and under `--quiet`. */
 export interface Progress {
   update(text: string): void;
   done(text?: string): void;
 }
 
 export function createProgress(io: CliIo, label: string): Progress {
-  if (!io.stderr.isTTY || io.env.CI) {
+  if (!io.stderr.isTTY || io.env.CI || !showsLogLevel(io.env, 'warn')) {
     return { update: () => {}, done: () => {} };
   }
   const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

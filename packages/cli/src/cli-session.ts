@@ -19,7 +19,8 @@ import type { CommandContext } from './cli-command.js';
 import { UsageError } from './cli-error.js';
 import { homeOf } from './cli-home.js';
 import { createProgress } from './cli-io.js';
-import { registryStoreOf } from './registry-store-of.js';
+import { cliLogLevelOf, showsLogLevel } from './cli-log-level.js';
+import { commandStoreOf } from './registry-store-of.js';
 import { didYouMean } from './suggest.js';
 
 /** Loads the merged config (or the `--config` file alone). */
@@ -33,10 +34,10 @@ export function loadCliConfig(context: CommandContext): Promise<SwitchboardConfi
   });
 }
 
-/** Warnings go to stderr with `--verbose`-free defaults: warn and above. */
+/** The logger of a command run, on stderr: warnings and errors by default; `--verbose` adds debug, `--quiet` keeps errors. */
 export function cliLogger(context: CommandContext): Logger {
-  if (context.io.env.SWITCHBOARD_LOG === 'silent') return silentLogger;
-  const level = context.io.env.SWITCHBOARD_LOG === 'debug' ? 'debug' : 'warn';
+  const level = cliLogLevelOf(context.io.env);
+  if (level === 'silent') return silentLogger;
   return createConsoleLogger({ level, write: (line) => context.io.stderr.write(`${line}\n`) });
 }
 
@@ -65,6 +66,14 @@ export function pickServers(config: SwitchboardConfig, names: string[]): Switchb
   return picked;
 }
 
+/**
+ * Whether anything registered OpenTelemetry globals (a tracer or meter provider, a propagator):
+ * the API keeps them under this symbol, for every copy of its major version 1.
+ */
+function openTelemetryRegistered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] !== undefined;
+}
+
 /** Connects servers with a spinner; failures are kept in `status()` rather than thrown. */
 export async function connectServers(
   context: CommandContext,
@@ -73,17 +82,25 @@ export async function connectServers(
 ): Promise<McpConnection> {
   const count = Object.values(servers).filter((entry) => entry.enabled !== false).length;
   const progress = createProgress(context.io, `connecting ${count} server${count === 1 ? '' : 's'}…`);
+  // The connection's own lines (connected, reconnecting, …) only under --verbose: at the default
+  // level a failed server is reported once, by the command, with what to try.
+  const logger = showsLogLevel(context.io.env, 'info') ? cliLogger(context) : silentLogger;
   const stored =
     options.store === undefined && context.io.env.SWITCHBOARD_STORE !== 'off'
-      ? registryStoreOf(context)
+      ? await commandStoreOf(context, logger)
       : undefined;
   try {
     const connection = await connectMcp(servers as McpServers, {
       onError: 'skip',
-      logger: silentLogger,
+      logger,
+      // Traced only when an OpenTelemetry provider was registered before the command ran (by a
+      // `node --import` preload: nothing else in a CLI process can register one); otherwise the
+      // client does not load the API at all, ~50 modules on the way to the first server.
+      ...(openTelemetryRegistered() ? {} : { telemetry: false }),
       clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
       // Every call the CLI makes is recorded, so `switchboard stats` and `tools --sort usage` see it.
-      // The store opens lazily; without better-sqlite3 it is skipped (silently: the logger is silent).
+      // A SQLite file is written as the command ends; without better-sqlite3 it is skipped (said
+      // only under --verbose).
       ...(stored ? { store: stored.store } : {}),
       // Sign-ins made by `switchboard auth` live under the same home the command was given, or in
       // the shared database when replicas share one (PostgreSQL with a key).
@@ -98,7 +115,10 @@ export async function connectServers(
     // and a PostgreSQL pool left open would keep the command's process alive).
     const closeConnection = connection.close.bind(connection);
     connection.close = async () => {
+      // What was recorded is written while the servers exit.
+      const written = stored.flush?.();
       await closeConnection();
+      await written;
       await stored.store.close();
     };
     return connection;

@@ -10,7 +10,15 @@ export {
   type NginxConfigOptions,
   renderNginxConfig,
 } from '@switchboard/server';
-export type { CliCommand, CommandContext, GlobalOptions } from './cli-command.js';
+export type {
+  CliCommand,
+  CommandContext,
+  CommandSpec,
+  GlobalOptions,
+  OperandKind,
+  OptionValues,
+  SubcommandSpec,
+} from './cli-command.js';
 export { ExitCode, UsageError } from './cli-error.js';
 export type { CliIo, TextSink } from './cli-io.js';
 export { commands } from './commands/index.js';

@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import type { TokenStore } from '@switchboard/client';
-import { createPostgresStore, type PostgresRegistryStore } from '@switchboard/client/postgres-store';
-import { createSqliteStore } from '@switchboard/client/sqlite-store';
-import type { RegistryStore } from '@switchboard/core';
+import type { PostgresRegistryStore } from '@switchboard/client/postgres-store';
+import type { Logger, RegistryStore } from '@switchboard/core';
 import type { CommandContext } from './cli-command.js';
 import { UsageError } from './cli-error.js';
 import { homeOf } from './cli-home.js';
+import { createDeferredRegistryStore } from './deferred-registry-store.js';
 
 /** The registry store commands record to and read from: `--store`, `SWITCHBOARD_STORE`, or the default file. */
 export function storePathOf(context: CommandContext): string {
@@ -55,11 +55,17 @@ export interface CliStore {
 
 /**
  * Opens the store `--store` names. The PostgreSQL key of OAuth records comes from
- * `SWITCHBOARD_STORE_KEY` only (an env value, never a flag: flags end up in process lists).
+ * `SWITCHBOARD_STORE_KEY` only (an env value, never a flag: flags end up in process lists). Each
+ * store's module is imported here, for the kind asked for: a command that records to a SQLite file
+ * never loads the PostgreSQL store, and one that records nothing loads neither.
  */
-export function registryStoreOf(context: CommandContext): CliStore {
+export async function registryStoreOf(context: CommandContext): Promise<CliStore> {
   const location = storePathOf(context);
-  if (!isPostgresLocation(location)) return { store: createSqliteStore({ path: location }) };
+  if (!isPostgresLocation(location)) {
+    const { createSqliteStore } = await import('@switchboard/client/sqlite-store');
+    return { store: createSqliteStore({ path: location }) };
+  }
+  const { createPostgresStore } = await import('@switchboard/client/postgres-store');
   const key = context.io.env.SWITCHBOARD_STORE_KEY;
   const postgres = createPostgresStore({
     ...postgresTargetOf(location),
@@ -73,4 +79,24 @@ export function registryStoreOf(context: CommandContext): CliStore {
     postgres,
     ...(key !== undefined && key !== '' ? { tokenStore: postgres.tokenStore } : {}),
   };
+}
+
+/**
+ * The store a one-shot command (`tools`, `call`, `select`) records to: a SQLite file is written as
+ * the command ends, while its servers exit (see deferred-registry-store.ts), so neither the file nor
+ * the driver is opened before the answer is out; the PostgreSQL store is opened now, as it may hold
+ * the sign-ins the connection needs.
+ */
+export async function commandStoreOf(
+  context: CommandContext,
+  logger: Logger,
+): Promise<CliStore & { flush?: () => Promise<void> }> {
+  const location = storePathOf(context);
+  if (isPostgresLocation(location)) return registryStoreOf(context);
+  const store = createDeferredRegistryStore({
+    location,
+    open: async () => (await registryStoreOf(context)).store,
+    logger,
+  });
+  return { store, flush: store.flush };
 }

@@ -208,16 +208,19 @@ describe('switchboard tools / call / inspect against real servers', () => {
   });
 
   it('shows a long-running tool’s progress on stderr as it arrives, result on stdout', async () => {
-    const run = await sandbox.run([
-      'call',
-      'mcp__everything__trigger-long-running-operation',
-      '--args',
-      '{"duration":1,"steps":4}',
-      '--timeout',
-      '600',
-      '--config',
-      configFile,
-    ]);
+    const run = await sandbox.run(
+      [
+        'call',
+        'mcp__everything__trigger-long-running-operation',
+        '--args',
+        '{"duration":1,"steps":4}',
+        '--timeout',
+        '600',
+        '--config',
+        configFile,
+      ],
+      { env: { SWITCHBOARD_LOG: undefined } },
+    );
     expect(run.code).toBe(0);
     // Not a terminal: one line per update, a bar because the server says the total.
     const lines = run.stderr.split('\n').filter((line) => line.startsWith('['));
@@ -229,13 +232,10 @@ describe('switchboard tools / call / inspect against real servers', () => {
   });
 
   it('shows the server’s log messages during a call, naming the server', async () => {
-    const run = await sandbox.run([
-      'call',
-      'mcp__everything__toggle-simulated-logging',
-      '--yes',
-      '--config',
-      configFile,
-    ]);
+    const run = await sandbox.run(
+      ['call', 'mcp__everything__toggle-simulated-logging', '--yes', '--config', configFile],
+      { env: { SWITCHBOARD_LOG: undefined } },
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
       /^\[everything\] (debug|info|notice|warning|error|critical|alert|emergency): \w+[- ]level/im,

@@ -41,7 +41,13 @@ export function createSandbox() {
     },
     async run(
       argv: string[],
-      options: { confirm?: (question: string) => Promise<boolean> } = {},
+      options: {
+        confirm?: (question: string) => Promise<boolean>;
+        /** Variables to set (or, `undefined`, unset) for this run only. */
+        env?: Record<string, string | undefined>;
+        /** Whether stderr claims to be a terminal (colour, spinners). */
+        stderrIsTTY?: boolean;
+      } = {},
     ): Promise<CliRun> {
       let stdout = '';
       let stderr = '';
@@ -49,8 +55,11 @@ export function createSandbox() {
         argv,
         {
           stdout: { write: (text: string) => (stdout += text) },
-          stderr: { write: (text: string) => (stderr += text) },
-          env,
+          stderr: {
+            write: (text: string) => (stderr += text),
+            ...(options.stderrIsTTY ? { isTTY: true } : {}),
+          },
+          env: options.env ? { ...env, ...options.env } : env,
           cwd,
           ...(options.confirm ? { confirm: options.confirm } : {}),
         },

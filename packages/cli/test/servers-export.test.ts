@@ -138,7 +138,16 @@ describe('switchboard servers import (YAML and TOML hosts)', () => {
       ].join('\n'),
     );
     const target = join(sandbox.root, 'from-goose.json');
-    const run = await sandbox.run(['servers', 'import', '--from', 'goose', '--path', source, '--config', target]);
+    const run = await sandbox.run([
+      'servers',
+      'import',
+      '--from',
+      'goose',
+      '--path',
+      source,
+      '--config',
+      target,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('Skipped server "developer"');
     expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.github).toMatchObject({

@@ -5,7 +5,7 @@ import {
   DpopSession,
   generateDpopKeyPair,
 } from '@modelcontextprotocol/client';
-import { calculateJwkThumbprint, exportJWK, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { StoredDpopKey } from './token-store.js';
 
 /**
@@ -24,11 +24,20 @@ export function chooseDpopAlgorithm(configured: DpopAlg | undefined, advertised:
 }
 
 /**
+ * jose (~45 modules) at the first DPoP key rather than with the package: only servers that bind
+ * tokens with DPoP need it, and every process that imports the transports would pay for it.
+ */
+function loadJose(): Promise<typeof import('jose')> {
+  return import('jose');
+}
+
+/**
  * A new DPoP signing key and its session. The key is extractable so that it can be kept with the
  * tokens bound to it: a DPoP-bound refresh token is useless without its key after a restart.
  */
 export async function createDpopKey(alg: DpopAlg): Promise<{ session: DpopSession; stored: StoredDpopKey }> {
   const keyPair = await generateDpopKeyPair({ alg, extractable: true });
+  const { exportJWK } = await loadJose();
   const privateJwk = await exportJWK(keyPair.privateKey);
   const stored: StoredDpopKey = {
     alg,
@@ -41,6 +50,7 @@ export async function createDpopKey(alg: DpopAlg): Promise<{ session: DpopSessio
 /** The DPoP session of a stored key (same key, so the same `cnf.jkt` as the tokens bound to it). */
 export async function restoreDpopKey(stored: StoredDpopKey): Promise<DpopSession> {
   const alg = stored.alg as DpopAlg;
+  const { calculateJwkThumbprint, importJWK } = await loadJose();
   const privateKey = await importJWK(stored.privateJwk as JWK, alg);
   const publicKey = await importJWK(stored.publicJwk as JWK, alg);
   const keyPair: DpopKeyPair = {

@@ -8,22 +8,11 @@ import {
   runAuthorization,
   type StoredAuthorization,
 } from '@switchboard/client';
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
 import { createPalette, formatTable } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
-
-const help = `Usage:
-  switchboard auth <server> [--no-browser] [--port N]   sign in to a server (OAuth)
-  switchboard auth --list                              servers with stored sign-ins
-  switchboard auth --revoke <server>                   forget a server's tokens and registration
-
-Signs in to a remote MCP server that follows the MCP authorization spec: discovers its
-authorization server, registers this client if needed, prints the sign-in URL and opens it in the
-browser (--no-browser only prints it), and waits for the redirect on 127.0.0.1 (--port fixes the
-port). Headless servers with "auth": { "grantType": "client_credentials", ... } need no sign-in.
-Tokens are kept in ~/.switchboard/auth (files of mode 0600) and are never printed.`;
 
 /** Opens `url` in the default browser; failures are fine: the URL is printed too. */
 function openInBrowser(url: string): void {
@@ -91,118 +80,107 @@ async function probeChallenge(url: string): Promise<string | undefined> {
   }
 }
 
-/** The `auth` command. */
-export const authCommand: CliCommand = {
-  name: 'auth',
-  summary: 'sign in to a remote server (OAuth), list or revoke sign-ins',
-  help,
-  options: {
-    list: { type: 'boolean', default: false },
-    revoke: { type: 'string' },
-    'no-browser': { type: 'boolean', default: false },
-    port: { type: 'string' },
-  },
-  async run(context) {
-    const palette = createPalette(context.io.stderr, context.io.env);
-    const store = tokenStore(context);
+/** Runs `switchboard auth` (its flags and help: `authCommandSpec`). */
+export async function runAuthCommand(context: CommandContext): Promise<number> {
+  const palette = createPalette(context.io.stderr, context.io.env);
+  const store = tokenStore(context);
 
-    if (context.values.list === true) {
-      const records = await store.list();
-      const now = Date.now();
-      if (context.global.json) {
-        printJson(
-          context,
-          records.map((record) => ({
-            server: record.serverName ?? null,
-            url: record.serverUrl,
-            status: describeRecord(record, now),
-            scope: record.tokens?.scope ?? null,
-            expiresAt: record.expiresAt ? new Date(record.expiresAt).toISOString() : null,
-          })),
-        );
-        return ExitCode.ok;
-      }
-      if (records.length === 0) {
-        context.io.stdout.write('No stored sign-ins. Sign in with: switchboard auth <server>\n');
-        return ExitCode.ok;
-      }
-      context.io.stdout.write(
-        `${formatTable(
-          ['SERVER', 'URL', 'STATUS', 'SCOPE'],
-          records.map((record) => [
-            record.serverName ?? '?',
-            record.serverUrl,
-            describeRecord(record, now),
-            record.tokens?.scope ?? '',
-          ]),
-        )}\n`,
+  if (context.values.list === true) {
+    const records = await store.list();
+    const now = Date.now();
+    if (context.global.json) {
+      printJson(
+        context,
+        records.map((record) => ({
+          server: record.serverName ?? null,
+          url: record.serverUrl,
+          status: describeRecord(record, now),
+          scope: record.tokens?.scope ?? null,
+          expiresAt: record.expiresAt ? new Date(record.expiresAt).toISOString() : null,
+        })),
       );
       return ExitCode.ok;
     }
-
-    const revoke = context.values.revoke;
-    if (typeof revoke === 'string') {
-      const config = await loadCliConfig(context).catch(() => undefined);
-      const configured = config?.mcpServers[revoke]?.url;
-      const records = await store.list();
-      const urls = new Set<string>(configured ? [configured] : []);
-      for (const record of records) if (record.serverName === revoke) urls.add(record.serverUrl);
-      if (urls.size === 0) {
-        throw new UsageError(
-          `no sign-in stored for '${revoke}'. See 'switchboard auth --list' for the servers with one.`,
-        );
-      }
-      let removed = false;
-      for (const url of urls) removed = (await store.delete(url)) || removed;
-      context.io.stdout.write(
-        removed
-          ? `Forgot the sign-in of '${revoke}' (tokens and client registration).\n`
-          : `No sign-in was stored for '${revoke}'.\n`,
-      );
+    if (records.length === 0) {
+      context.io.stdout.write('No stored sign-ins. Sign in with: switchboard auth <server>\n');
       return ExitCode.ok;
     }
-
-    const [name, ...extra] = context.positionals;
-    if (!name) throw new UsageError('auth needs a server name (or --list, or --revoke <server>).');
-    if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
-    const port = context.values.port === undefined ? undefined : Number(context.values.port);
-    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
-      throw new UsageError('--port takes a port number (1-65535).');
-    }
-    const config = await loadCliConfig(context);
-    const entry = pickServers(config, [name])[name];
-    if (!entry?.url) {
-      throw new UsageError(`server '${name}' has no "url": only remote (HTTP) servers sign in with OAuth.`);
-    }
-    const noBrowser = context.values['no-browser'] === true;
-    const provider = createServerAuthProvider(
-      name,
-      port === undefined
-        ? entry
-        : { ...entry, auth: { ...(typeof entry.auth === 'object' ? entry.auth : {}), redirectPort: port } },
-      {
-        store,
-        openUrl: (url) => {
-          context.io.stderr.write(
-            `Sign in to '${name}' in your browser${noBrowser ? '' : ' (opening it now)'}:\n\n  ${url.href}\n\nWaiting for the sign-in to finish…\n`,
-          );
-          if (!noBrowser) openInBrowser(url.href);
-        },
-      },
-    );
-    if (!provider) {
-      throw new UsageError(
-        `server '${name}' has OAuth turned off (auth: false) or sends its own Authorization header.`,
-      );
-    }
-    const challenge = parseBearerChallenge(await probeChallenge(entry.url));
-    // A fresh sign-in: forget old tokens so that a refresh does not stand in for it.
-    await provider.invalidateCredentials?.('tokens');
-    await runAuthorization(provider, { serverUrl: new URL(entry.url), serverName: name, challenge });
-    const record = await store.load(entry.url);
     context.io.stdout.write(
-      `${palette.green('Signed in')} to '${name}'${record?.tokens?.scope ? ` (scope: ${record.tokens.scope})` : ''}. Tokens are stored in ${defaultTokenDirectory(homeOf(context))}.\n`,
+      `${formatTable(
+        ['SERVER', 'URL', 'STATUS', 'SCOPE'],
+        records.map((record) => [
+          record.serverName ?? '?',
+          record.serverUrl,
+          describeRecord(record, now),
+          record.tokens?.scope ?? '',
+        ]),
+      )}\n`,
     );
     return ExitCode.ok;
-  },
-};
+  }
+
+  const revoke = context.values.revoke;
+  if (typeof revoke === 'string') {
+    const config = await loadCliConfig(context).catch(() => undefined);
+    const configured = config?.mcpServers[revoke]?.url;
+    const records = await store.list();
+    const urls = new Set<string>(configured ? [configured] : []);
+    for (const record of records) if (record.serverName === revoke) urls.add(record.serverUrl);
+    if (urls.size === 0) {
+      throw new UsageError(
+        `no sign-in stored for '${revoke}'. See 'switchboard auth --list' for the servers with one.`,
+      );
+    }
+    let removed = false;
+    for (const url of urls) removed = (await store.delete(url)) || removed;
+    context.io.stdout.write(
+      removed
+        ? `Forgot the sign-in of '${revoke}' (tokens and client registration).\n`
+        : `No sign-in was stored for '${revoke}'.\n`,
+    );
+    return ExitCode.ok;
+  }
+
+  const [name, ...extra] = context.positionals;
+  if (!name) throw new UsageError('auth needs a server name (or --list, or --revoke <server>).');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
+  const port = context.values.port === undefined ? undefined : Number(context.values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+    throw new UsageError('--port takes a port number (1-65535).');
+  }
+  const config = await loadCliConfig(context);
+  const entry = pickServers(config, [name])[name];
+  if (!entry?.url) {
+    throw new UsageError(`server '${name}' has no "url": only remote (HTTP) servers sign in with OAuth.`);
+  }
+  const noBrowser = context.values['no-browser'] === true;
+  const provider = createServerAuthProvider(
+    name,
+    port === undefined
+      ? entry
+      : { ...entry, auth: { ...(typeof entry.auth === 'object' ? entry.auth : {}), redirectPort: port } },
+    {
+      store,
+      openUrl: (url) => {
+        context.io.stderr.write(
+          `Sign in to '${name}' in your browser${noBrowser ? '' : ' (opening it now)'}:\n\n  ${url.href}\n\nWaiting for the sign-in to finish…\n`,
+        );
+        if (!noBrowser) openInBrowser(url.href);
+      },
+    },
+  );
+  if (!provider) {
+    throw new UsageError(
+      `server '${name}' has OAuth turned off (auth: false) or sends its own Authorization header.`,
+    );
+  }
+  const challenge = parseBearerChallenge(await probeChallenge(entry.url));
+  // A fresh sign-in: forget old tokens so that a refresh does not stand in for it.
+  await provider.invalidateCredentials?.('tokens');
+  await runAuthorization(provider, { serverUrl: new URL(entry.url), serverName: name, challenge });
+  const record = await store.load(entry.url);
+  context.io.stdout.write(
+    `${palette.green('Signed in')} to '${name}'${record?.tokens?.scope ? ` (scope: ${record.tokens.scope})` : ''}. Tokens are stored in ${defaultTokenDirectory(homeOf(context))}.\n`,
+  );
+  return ExitCode.ok;
+}

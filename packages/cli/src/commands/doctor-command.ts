@@ -16,20 +16,12 @@ import {
   toOpenAITool,
 } from '@switchboard/core';
 import { createTokenEstimator } from '@switchboard/tool-selection';
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
 import { cliLogger, loadCliConfig, pickServers, printJson } from '../cli-session.js';
 import { describeTarget } from './servers-command.js';
-
-const help = `Usage:
-  switchboard doctor [server...]
-
-Checks every configured server (or those named): connect time, handshake, tools, estimated tokens
-of the tool definitions, and the tool-name and schema problems OpenAI (strict), Anthropic and Gemini
-would have after conversion. Also shows the active embedder and the config files read, in merge order.
-Exit code 1 when a server fails.`;
 
 const targets: SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
 
@@ -200,47 +192,42 @@ function printReport(
   }
 }
 
-/** The `doctor` command. */
-export const doctorCommand: CliCommand = {
-  name: 'doctor',
-  summary: 'check servers, tool schemas per provider, the embedder and config files',
-  help,
-  async run(context) {
-    const config = await loadCliConfig(context);
-    const names = context.positionals.length ? context.positionals : Object.keys(config.mcpServers);
-    const entries = names
-      .map((name) => [name, config.mcpServers[name]] as const)
-      .filter(
-        (pair): pair is readonly [string, ServerConfig] => pair[1] !== undefined && pair[1].enabled !== false,
-      );
-    // Unknown names are a usage error with suggestions, before anything is spawned.
-    pickServers(
-      config,
-      names.filter((name) => !config.mcpServers[name]),
+/** Runs `switchboard doctor` (its flags and help: `doctorCommandSpec`). */
+export async function runDoctorCommand(context: CommandContext): Promise<number> {
+  const config = await loadCliConfig(context);
+  const names = context.positionals.length ? context.positionals : Object.keys(config.mcpServers);
+  const entries = names
+    .map((name) => [name, config.mcpServers[name]] as const)
+    .filter(
+      (pair): pair is readonly [string, ServerConfig] => pair[1] !== undefined && pair[1].enabled !== false,
     );
-    const progress = createProgress(context.io, `checking ${entries.length} servers…`);
-    const reports = await Promise.all(entries.map(([name, entry]) => checkServer(name, entry)));
-    progress.update('loading the embedder…');
-    let embedderReport: Record<string, unknown>;
-    const embedder = cliEmbedder(context, cliLogger(context));
-    try {
-      embedderReport = { ...(await embedder.load()) };
-    } catch (error) {
-      embedderReport = { error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      await embedder.close?.();
-    }
-    progress.done();
-    if (context.global.json) {
-      printJson(context, {
-        sources: config.sources,
-        warnings: config.warnings,
-        servers: reports,
-        embedder: embedderReport,
-      });
-    } else {
-      printReport(context, reports, embedderReport, config.sources, config.warnings);
-    }
-    return reports.every((report) => report.ok) ? ExitCode.ok : ExitCode.failure;
-  },
-};
+  // Unknown names are a usage error with suggestions, before anything is spawned.
+  pickServers(
+    config,
+    names.filter((name) => !config.mcpServers[name]),
+  );
+  const progress = createProgress(context.io, `checking ${entries.length} servers…`);
+  const reports = await Promise.all(entries.map(([name, entry]) => checkServer(name, entry)));
+  progress.update('loading the embedder…');
+  let embedderReport: Record<string, unknown>;
+  const embedder = cliEmbedder(context, cliLogger(context));
+  try {
+    embedderReport = { ...(await embedder.load()) };
+  } catch (error) {
+    embedderReport = { error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await embedder.close?.();
+  }
+  progress.done();
+  if (context.global.json) {
+    printJson(context, {
+      sources: config.sources,
+      warnings: config.warnings,
+      servers: reports,
+      embedder: embedderReport,
+    });
+  } else {
+    printReport(context, reports, embedderReport, config.sources, config.warnings);
+  }
+  return reports.every((report) => report.ok) ? ExitCode.ok : ExitCode.failure;
+}

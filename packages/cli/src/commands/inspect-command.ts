@@ -1,84 +1,73 @@
 /** `switchboard inspect <server>`: server info, capabilities, tools, resources and prompts. */
 import { createMcpClient, type ServerEntry } from '@switchboard/client';
-import type { CliCommand } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
-
-const help = `Usage:
-  switchboard inspect <server>
-
-Connects one configured server and prints what it offers: server info and instructions,
-capabilities, tools (with annotations), resources, resource templates and prompts.`;
 
 async function listOrEmpty<T>(supported: boolean, list: () => Promise<T[]>): Promise<T[]> {
   return supported ? list() : [];
 }
 
-/** The `inspect` command. */
-export const inspectCommand: CliCommand = {
-  name: 'inspect',
-  summary: "show a server's info, capabilities, tools, resources and prompts",
-  help,
-  async run(context) {
-    const [server, ...extra] = context.positionals;
-    if (!server) throw new UsageError('inspect needs a server name.');
-    if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
-    const config = await loadCliConfig(context);
-    const entry = pickServers(config, [server])[server]!;
-    const progress = createProgress(context.io, `connecting ${server}…`);
-    const client = await createMcpClient(server, entry as ServerEntry).finally(() => progress.done());
-    try {
-      const capabilities = client.capabilities ?? {};
-      const [tools, resources, templates, prompts] = await Promise.all([
-        listOrEmpty(Boolean(capabilities.tools), () => client.listTools()),
-        listOrEmpty(Boolean(capabilities.resources), () => client.listResources()),
-        listOrEmpty(Boolean(capabilities.resources), () => client.listResourceTemplates()),
-        listOrEmpty(Boolean(capabilities.prompts), () => client.listPrompts()),
-      ]);
-      if (context.global.json) {
-        printJson(context, {
-          server,
-          serverInfo: client.serverInfo,
-          era: client.era,
-          protocolVersion: client.protocolVersion ?? null,
-          instructions: client.instructions,
-          capabilities,
-          tools,
-          resources,
-          resourceTemplates: templates,
-          prompts,
-        });
-        return ExitCode.ok;
-      }
-      const palette = createPalette(context.io.stdout, context.io.env);
-      const out = (line = '') => context.io.stdout.write(`${line}\n`);
-      out(
-        `${palette.bold(server)}: ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} over ${client.transportKind}, MCP ${client.protocolVersion ?? '?'} (${client.era === 'modern' ? 'modern, stateless' : 'legacy, initialize'})`,
-      );
-      if (client.instructions) out(`instructions: ${client.instructions.split('\n')[0]}`);
-      out(`capabilities: ${Object.keys(capabilities).join(', ') || 'none'}`);
-      out();
-      out(palette.bold(`Tools (${tools.length})`));
-      for (const tool of tools) {
-        const hints = Object.entries(tool.annotations ?? {})
-          .filter(([key, value]) => key.endsWith('Hint') && value === true)
-          .map(([key]) => key.replace(/Hint$/, ''));
-        out(
-          `  ${tool.name}${hints.length ? palette.dim(` [${hints.join(', ')}]`) : ''} — ${(tool.description ?? '').split('\n')[0]}`,
-        );
-      }
-      out();
-      out(palette.bold(`Resources (${resources.length})`));
-      for (const resource of resources.slice(0, 50)) out(`  ${resource.uri}  ${resource.name}`);
-      if (resources.length > 50) out(`  … and ${resources.length - 50} more (use --json for all)`);
-      out(palette.bold(`Resource templates (${templates.length})`));
-      for (const template of templates) out(`  ${template.uriTemplate}  ${template.name}`);
-      out(palette.bold(`Prompts (${prompts.length})`));
-      for (const prompt of prompts) out(`  ${prompt.name} — ${(prompt.description ?? '').split('\n')[0]}`);
+/** Runs `switchboard inspect` (its flags and help: `inspectCommandSpec`). */
+export async function runInspectCommand(context: CommandContext): Promise<number> {
+  const [server, ...extra] = context.positionals;
+  if (!server) throw new UsageError('inspect needs a server name.');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
+  const config = await loadCliConfig(context);
+  const entry = pickServers(config, [server])[server]!;
+  const progress = createProgress(context.io, `connecting ${server}…`);
+  const client = await createMcpClient(server, entry as ServerEntry).finally(() => progress.done());
+  try {
+    const capabilities = client.capabilities ?? {};
+    const [tools, resources, templates, prompts] = await Promise.all([
+      listOrEmpty(Boolean(capabilities.tools), () => client.listTools()),
+      listOrEmpty(Boolean(capabilities.resources), () => client.listResources()),
+      listOrEmpty(Boolean(capabilities.resources), () => client.listResourceTemplates()),
+      listOrEmpty(Boolean(capabilities.prompts), () => client.listPrompts()),
+    ]);
+    if (context.global.json) {
+      printJson(context, {
+        server,
+        serverInfo: client.serverInfo,
+        era: client.era,
+        protocolVersion: client.protocolVersion ?? null,
+        instructions: client.instructions,
+        capabilities,
+        tools,
+        resources,
+        resourceTemplates: templates,
+        prompts,
+      });
       return ExitCode.ok;
-    } finally {
-      await client.close();
     }
-  },
-};
+    const palette = createPalette(context.io.stdout, context.io.env);
+    const out = (line = '') => context.io.stdout.write(`${line}\n`);
+    out(
+      `${palette.bold(server)}: ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} over ${client.transportKind}, MCP ${client.protocolVersion ?? '?'} (${client.era === 'modern' ? 'modern, stateless' : 'legacy, initialize'})`,
+    );
+    if (client.instructions) out(`instructions: ${client.instructions.split('\n')[0]}`);
+    out(`capabilities: ${Object.keys(capabilities).join(', ') || 'none'}`);
+    out();
+    out(palette.bold(`Tools (${tools.length})`));
+    for (const tool of tools) {
+      const hints = Object.entries(tool.annotations ?? {})
+        .filter(([key, value]) => key.endsWith('Hint') && value === true)
+        .map(([key]) => key.replace(/Hint$/, ''));
+      out(
+        `  ${tool.name}${hints.length ? palette.dim(` [${hints.join(', ')}]`) : ''} — ${(tool.description ?? '').split('\n')[0]}`,
+      );
+    }
+    out();
+    out(palette.bold(`Resources (${resources.length})`));
+    for (const resource of resources.slice(0, 50)) out(`  ${resource.uri}  ${resource.name}`);
+    if (resources.length > 50) out(`  … and ${resources.length - 50} more (use --json for all)`);
+    out(palette.bold(`Resource templates (${templates.length})`));
+    for (const template of templates) out(`  ${template.uriTemplate}  ${template.name}`);
+    out(palette.bold(`Prompts (${prompts.length})`));
+    for (const prompt of prompts) out(`  ${prompt.name} — ${(prompt.description ?? '').split('\n')[0]}`);
+    return ExitCode.ok;
+  } finally {
+    await client.close();
+  }
+}

@@ -7,165 +7,133 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
-import type { CliCommand } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { registryStoreOf } from '../registry-store-of.js';
-import { replicaFlags, replicaSetupOf } from './serve-replica-options.js';
+import { replicaFlags } from './serve-replica-flags.js';
+import { replicaSetupOf } from './serve-replica-options.js';
 import { reportFailedServers } from './server-failures.js';
 
-const help = `Usage:
-  switchboard serve [--select] [--skills DIR] [--allow-approval-tools]
-  switchboard serve --http [--port 3000] [--host 127.0.0.1] [--token TOKEN] [--session] [--select] [--skills DIR]
+/** Runs `switchboard serve` (its flags and help: `serveCommandSpec`). */
+export async function runServeCommand(context: CommandContext): Promise<number> {
+  const { values } = context;
+  if (context.positionals.length) throw new UsageError(`unexpected argument '${context.positionals[0]}'.`);
+  const port = values.port === undefined ? 3000 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes 0–65535.');
+  const httpOnly = ['port', 'host', 'token', 'session', ...Object.keys(replicaFlags)];
+  const misplaced = httpOnly.find((flag) => values[flag] !== undefined && values[flag] !== false);
+  if (!values.http && misplaced !== undefined) {
+    throw new UsageError(`--${misplaced} needs --http (replicas, tokens and sessions are HTTP things).`);
+  }
+  const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
+  const logger = cliLogger(context);
 
-Serves every configured server's tools, namespaced, as one MCP server (a gateway), to clients of
-both protocol eras: 2026-07-28 (stateless, per-request _meta) and the 2025 family (initialize).
-stdio by default (stdout carries only the protocol; messages go to stderr). --http serves Streamable
-HTTP on /mcp with /health reporting each upstream's status and metrics: 2026-07-28 requests are
-always stateless; 2025 clients get sessions with --session (resumable streams, server requests),
-else they are served statelessly too. A host other than 127.0.0.1 needs --token (or
-SWITCHBOARD_TOKEN). --select serves discover_tools plus the tools it finds. --skills serves the
-skills of a folder (one folder per skill with a SKILL.md; extension io.modelcontextprotocol/skills).
-Tools that need a person's approval are hidden unless --allow-approval-tools. Upstream servers'
-elicitation, sampling and roots requests reach the client of the call that caused them. Stops on
-Ctrl-C / SIGTERM (HTTP drains calls in flight).`;
-
-/** The `serve` command. */
-export const serveCommand: CliCommand = {
-  name: 'serve',
-  summary: 'serve the configured servers as one MCP gateway (stdio or HTTP)',
-  help,
-  options: {
-    http: { type: 'boolean', default: false },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    token: { type: 'string' },
-    session: { type: 'boolean', default: false },
-    select: { type: 'boolean', default: false },
-    skills: { type: 'string' },
-    store: { type: 'string' },
-    'allow-approval-tools': { type: 'boolean', default: false },
-    ...replicaFlags,
-  },
-  async run(context) {
-    const { values } = context;
-    if (context.positionals.length) throw new UsageError(`unexpected argument '${context.positionals[0]}'.`);
-    const port = values.port === undefined ? 3000 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes 0–65535.');
-    const httpOnly = ['port', 'host', 'token', 'session', ...Object.keys(replicaFlags)];
-    const misplaced = httpOnly.find((flag) => values[flag] !== undefined && values[flag] !== false);
-    if (!values.http && misplaced !== undefined) {
-      throw new UsageError(`--${misplaced} needs --http (replicas, tokens and sessions are HTTP things).`);
-    }
-    const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
-    const logger = cliLogger(context);
-
-    const config = await loadCliConfig(context);
-    // The gateway's handlers: an upstream's elicitation, sampling and roots requests cross to the
-    // downstream client of the call that caused them.
-    const stored = context.io.env.SWITCHBOARD_STORE === 'off' ? undefined : registryStoreOf(context);
-    const connection = await connectServers(context, config.mcpServers, {
-      ...gatewayConnectOptions(),
-      ...(stored ? { store: stored.store } : {}),
-      ...(stored?.tokenStore ? { auth: { store: stored.tokenStore } } : {}),
-    });
-    reportFailedServers(context, connection.status());
-    // Replicas sharing a PostgreSQL store hear of each other's catalogue changes: a server whose
-    // tools another replica saw change is re-listed here too.
-    const stopFollowing = stored?.postgres?.onChange((change) => {
-      if (change.local || change.kind !== 'tools' || !connection.servers.includes(change.server)) return;
-      connection.refreshTools(change.server).catch((error: unknown) => {
-        logger.warn(
-          `could not re-list the tools of '${change.server}' after another replica's change: ${String(error)}`,
-        );
-      });
-    });
-    const selector = values.select
-      ? createToolSelector({
-          registry: connection.registry,
-          embedder: cliEmbedder(context, logger),
-          // Replicas share embeddings through the database: a restart embeds only changed tools.
-          ...(stored?.postgres ? { embeddingStore: stored.postgres.embeddingStore } : {}),
-          logger,
-        })
-      : undefined;
-    const skills = typeof values.skills === 'string' ? resolve(context.io.cwd, values.skills) : undefined;
-    if (skills !== undefined && !existsSync(skills)) {
-      throw new UsageError(
-        `--skills: no folder at ${skills}. Give a folder of skill folders, each with a SKILL.md.`,
+  const config = await loadCliConfig(context);
+  // The gateway's handlers: an upstream's elicitation, sampling and roots requests cross to the
+  // downstream client of the call that caused them.
+  const stored = context.io.env.SWITCHBOARD_STORE === 'off' ? undefined : await registryStoreOf(context);
+  const connection = await connectServers(context, config.mcpServers, {
+    ...gatewayConnectOptions(),
+    ...(stored ? { store: stored.store } : {}),
+    ...(stored?.tokenStore ? { auth: { store: stored.tokenStore } } : {}),
+  });
+  reportFailedServers(context, connection.status());
+  // Replicas sharing a PostgreSQL store hear of each other's catalogue changes: a server whose
+  // tools another replica saw change is re-listed here too.
+  const stopFollowing = stored?.postgres?.onChange((change) => {
+    if (change.local || change.kind !== 'tools' || !connection.servers.includes(change.server)) return;
+    connection.refreshTools(change.server).catch((error: unknown) => {
+      logger.warn(
+        `could not re-list the tools of '${change.server}' after another replica's change: ${String(error)}`,
       );
-    }
-    // A replica is ready while the database it shares answers (and Redis: the server checks that).
-    const postgres = stored?.postgres;
-    const replica = await replicaSetupOf(
-      context,
-      postgres ? [{ name: 'registry store', check: () => postgres.ping() }] : [],
-      logger,
-    );
-    const gateway = await createGateway({
-      ...(replica.requestState ? { requestState: replica.requestState } : {}),
-      clients: connection,
-      ...(selector ? { selector } : {}),
-      ...(skills !== undefined ? { skills: { directory: skills } } : {}),
-      allowApprovalTools: values['allow-approval-tools'] === true,
-      logger,
     });
-    let handle: Awaited<ReturnType<typeof serveMcp>>;
-    try {
-      handle = await serveMcp(gateway, {
-        transport: values.http
-          ? {
-              type: 'http',
-              port,
-              ...(typeof values.host === 'string' ? { host: values.host } : {}),
-              ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
-              session: values.session === true,
-              ...replica.transport,
-            }
-          : 'stdio',
-      });
-    } catch (error) {
-      await replica.close();
-      await gateway.close();
-      await selector?.close();
-      await connection.close();
-      await stored?.store.close();
-      throw error;
-    }
-    const tools = connection.registry.size;
-    if (selector && stored?.postgres) {
-      // Replicas share embeddings: say how much of the index the database already had.
-      await selector.ready();
-      const { computed, reused } = selector.info().embeddings;
-      context.io.stderr.write(
-        `switchboard: tool index from the shared store: ${reused} embeddings reused, ${computed} computed\n`,
-      );
-    }
-    context.io.stderr.write(
-      `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
-        handle.url ? ` on ${handle.url}` : ' over stdio'
-      }${selector ? ' (discover_tools mode)' : ''}${handle.replicaId ? ` as replica ${handle.replicaId}` : ''}${
-        replica.sharedStateLocation ? `, shared state in ${replica.sharedStateLocation}` : ''
-      }\n`,
+  });
+  const selector = values.select
+    ? createToolSelector({
+        registry: connection.registry,
+        embedder: cliEmbedder(context, logger),
+        // Replicas share embeddings through the database: a restart embeds only changed tools.
+        ...(stored?.postgres ? { embeddingStore: stored.postgres.embeddingStore } : {}),
+        logger,
+      })
+    : undefined;
+  const skills = typeof values.skills === 'string' ? resolve(context.io.cwd, values.skills) : undefined;
+  if (skills !== undefined && !existsSync(skills)) {
+    throw new UsageError(
+      `--skills: no folder at ${skills}. Give a folder of skill folders, each with a SKILL.md.`,
     );
-
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      // A stdio gateway ends when its client closes our stdin.
-      if (!values.http) process.stdin.once('end', stop);
+  }
+  // A replica is ready while the database it shares answers (and Redis: the server checks that).
+  const postgres = stored?.postgres;
+  const replica = await replicaSetupOf(
+    context,
+    postgres ? [{ name: 'registry store', check: () => postgres.ping() }] : [],
+    logger,
+  );
+  const gateway = await createGateway({
+    ...(replica.requestState ? { requestState: replica.requestState } : {}),
+    clients: connection,
+    ...(selector ? { selector } : {}),
+    ...(skills !== undefined ? { skills: { directory: skills } } : {}),
+    allowApprovalTools: values['allow-approval-tools'] === true,
+    logger,
+  });
+  let handle: Awaited<ReturnType<typeof serveMcp>>;
+  try {
+    handle = await serveMcp(gateway, {
+      transport: values.http
+        ? {
+            type: 'http',
+            port,
+            ...(typeof values.host === 'string' ? { host: values.host } : {}),
+            ...(token ? { auth: { type: 'bearer' as const, token } } : {}),
+            session: values.session === true,
+            ...replica.transport,
+          }
+        : 'stdio',
     });
-    // close() drains: the listener closes (the balancer fails over), calls in flight finish.
-    await handle.close();
+  } catch (error) {
     await replica.close();
-    stopFollowing?.();
     await gateway.close();
     await selector?.close();
     await connection.close();
-    // The store is ours, not the connection's: a PostgreSQL pool left open keeps the process alive.
     await stored?.store.close();
-    return ExitCode.ok;
-  },
-};
+    throw error;
+  }
+  const tools = connection.registry.size;
+  if (selector && stored?.postgres) {
+    // Replicas share embeddings: say how much of the index the database already had.
+    await selector.ready();
+    const { computed, reused } = selector.info().embeddings;
+    context.io.stderr.write(
+      `switchboard: tool index from the shared store: ${reused} embeddings reused, ${computed} computed\n`,
+    );
+  }
+  context.io.stderr.write(
+    `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
+      handle.url ? ` on ${handle.url}` : ' over stdio'
+    }${selector ? ' (discover_tools mode)' : ''}${handle.replicaId ? ` as replica ${handle.replicaId}` : ''}${
+      replica.sharedStateLocation ? `, shared state in ${replica.sharedStateLocation}` : ''
+    }\n`,
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // A stdio gateway ends when its client closes our stdin.
+    if (!values.http) process.stdin.once('end', stop);
+  });
+  // close() drains: the listener closes (the balancer fails over), calls in flight finish.
+  await handle.close();
+  await replica.close();
+  stopFollowing?.();
+  await gateway.close();
+  await selector?.close();
+  await connection.close();
+  // The store is ours, not the connection's: a PostgreSQL pool left open keeps the process alive.
+  await stored?.store.close();
+  return ExitCode.ok;
+}

@@ -1,8 +1,8 @@
 /**
  * The flags that make `switchboard serve --http` one replica of several behind a load balancer:
  * shared state in Redis, sealed 2025 session ids, a replica id, principals per token, shared rate
- * limits and the drain and idle timeouts. Turned into the HTTP transport's options here, so the
- * command itself stays a list of steps.
+ * limits and the drain and idle timeouts (declared in serve-replica-flags.ts). Turned into the HTTP
+ * transport's options here, so the command itself stays a list of steps.
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -19,18 +19,6 @@ import {
 } from '@switchboard/server';
 import type { CommandContext } from '../cli-command.js';
 import { UsageError } from '../cli-error.js';
-
-/** The flags of this file, for the command's option table. */
-export const replicaFlags = {
-  redis: { type: 'string' },
-  'redis-prefix': { type: 'string' },
-  'session-key-file': { type: 'string' },
-  'replica-id': { type: 'string' },
-  'tokens-file': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  'session-idle-timeout': { type: 'string' },
-  'drain-timeout': { type: 'string' },
-} as const;
 
 /** What the replica flags add to the HTTP transport, and what to release at the end. */
 export interface ReplicaSetup {

@@ -12,33 +12,13 @@ import {
   type ServerConfig,
 } from '@switchboard/client';
 import { SwitchboardError } from '@switchboard/core';
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
 import { formatTable } from '../cli-io.js';
 import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
 import { exportServers, installGateway } from './servers-export.js';
-
-const help = `Usage:
-  switchboard servers list
-  switchboard servers add <name> [--scope user|project] [--env K=V]... -- <command> [args…]
-  switchboard servers add <name> --url URL [--type http|sse|ws] [--header K=V]... [--scope user|project]
-  switchboard servers remove <name> [--scope user|project]
-  switchboard servers import --from HOST [--path FILE] [--overwrite]
-  switchboard servers export --to HOST [--path FILE] [--yes] [--dry-run]
-  switchboard servers install-gateway --to HOST [--path FILE] [--yes] [--dry-run] [--overwrite]
-
-HOST: ${importFormats.join(', ')}.
-
-Edits ~/.switchboard/mcp.json (--scope user, the default), ./.switchboard/mcp.json (--scope project)
-or the --config file. Comments and unknown fields are kept.
-import reads the host's files (or --path) into it. export writes its servers into the host's
-user-level file (or --path) in the host's format, keeping the file's comments: it prints the diff,
-then writes with --yes or after you confirm (--dry-run only prints), keeping the old file as
-FILE.bak-<time>. \${VAR} stays a reference in the host's syntax; secrets are never written in clear
-where the host has references. install-gateway copies the host's servers into Switchboard's config,
-then replaces them in the host with one 'switchboard' entry running 'switchboard serve --config …'.`;
 
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -176,44 +156,26 @@ async function importServers(context: CommandContext): Promise<number> {
   return ExitCode.ok;
 }
 
-/** The `servers` command. */
-export const serversCommand: CliCommand = {
-  name: 'servers',
-  summary: 'list, add, remove, import or export MCP servers; install the gateway into a host',
-  help,
-  options: {
-    url: { type: 'string' },
-    type: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    env: { type: 'string', multiple: true },
-    scope: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    path: { type: 'string' },
-    overwrite: { type: 'boolean', default: false },
-    yes: { type: 'boolean', default: false },
-    'dry-run': { type: 'boolean', default: false },
-  },
-  async run(context) {
-    const [action, name, ...extra] = context.positionals;
-    if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
-    switch (action ?? 'list') {
-      case 'list':
-        return list(context);
-      case 'add':
-        return add(context, name);
-      case 'remove':
-        return remove(context, name);
-      case 'import':
-        return importServers(context);
-      case 'export':
-        return exportServers(context);
-      case 'install-gateway':
-        return installGateway(context);
-      default:
-        throw new UsageError(
-          `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import', 'export', 'install-gateway'])}`,
-        );
-    }
-  },
-};
+/** Runs `switchboard servers` (its flags and help: `serversCommandSpec`). */
+export async function runServersCommand(context: CommandContext): Promise<number> {
+  const [action, name, ...extra] = context.positionals;
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'.`);
+  switch (action ?? 'list') {
+    case 'list':
+      return list(context);
+    case 'add':
+      return add(context, name);
+    case 'remove':
+      return remove(context, name);
+    case 'import':
+      return importServers(context);
+    case 'export':
+      return exportServers(context);
+    case 'install-gateway':
+      return installGateway(context);
+    default:
+      throw new UsageError(
+        `unknown action '${action}'.${didYouMean(action ?? '', ['list', 'add', 'remove', 'import', 'export', 'install-gateway'])}`,
+      );
+  }
+}

@@ -1,21 +1,11 @@
 /** `switchboard stats [server...]`: calls, errors, latency and last use per server and tool, from the registry store. */
 import { existsSync } from 'node:fs';
 import type { StoredServer, ToolUsage } from '@switchboard/core';
-import type { CliCommand } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { ExitCode } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
 import { printJson } from '../cli-session.js';
 import { isPostgresLocation, postgresTargetOf, storePathOf } from '../registry-store-of.js';
-
-const help = `Usage:
-  switchboard stats [server...] [--store FILE|postgres://…] [--json]
-
-Shows what the registry store recorded: per server its calls, errors and last connection, and per
-tool its calls, errors, latency (p50 / p95 over the most recent calls) and when it was last used.
-
-Options:
-  --store FILE   registry store to read: a SQLite file, or the postgres:// database replicas share
-                 (default: $SWITCHBOARD_STORE, else ~/.switchboard/registry.db)`;
 
 /**
  * Reads servers and usage from the store at `location` (a SQLite file, or the `postgres://` database
@@ -48,78 +38,69 @@ export async function readUsage(
 const milliseconds = (value: number | undefined): string =>
   value === undefined ? '-' : value >= 100 ? `${Math.round(value)}ms` : `${value.toFixed(1)}ms`;
 
-/** The `stats` command. */
-export const statsCommand: CliCommand = {
-  name: 'stats',
-  summary: 'usage per server and tool: calls, errors, latency, last used',
-  help,
-  options: { store: { type: 'string' } },
-  async run(context) {
-    const usage = await readUsage(storePathOf(context));
-    const path = usage.location;
-    const wanted = new Set(context.positionals);
-    const keep = (server: string) => wanted.size === 0 || wanted.has(server);
-    const tools = usage.tools.filter((tool) => keep(tool.server));
-    const names = new Set([
-      ...usage.servers.map((server) => server.name),
-      ...tools.map((tool) => tool.server),
-    ]);
-    const servers = [...names]
-      .filter(keep)
-      .sort()
-      .map((name) => {
-        const stored = usage.servers.find((server) => server.name === name);
-        const own = tools.filter((tool) => tool.server === name);
-        const lastUsedAt = own
-          .map((tool) => tool.lastUsedAt ?? '')
-          .sort()
-          .at(-1);
-        return {
-          name,
-          transport: stored?.transport,
-          calls: own.reduce((sum, tool) => sum + tool.calls, 0),
-          errors: own.reduce((sum, tool) => sum + tool.errors, 0),
-          ...(lastUsedAt ? { lastUsedAt } : {}),
-          ...(stored?.lastConnect ? { lastConnect: stored.lastConnect } : {}),
-          ...(stored?.serverInfo ? { serverInfo: stored.serverInfo } : {}),
-        };
-      });
-    if (context.global.json) {
-      printJson(context, { store: path, servers, tools });
-      return ExitCode.ok;
-    }
-    if (servers.length === 0) {
-      context.io.stdout.write(`No usage recorded yet in ${path}.\n`);
-      return ExitCode.ok;
-    }
-    context.io.stdout.write(
-      `${formatTable(
-        ['server', 'calls', 'errors', 'last used', 'last connect'],
-        servers.map((server) => [
-          server.name,
-          String(server.calls),
-          String(server.errors),
-          server.lastUsedAt ?? '-',
-          server.lastConnect
-            ? `${server.lastConnect.ok ? 'ok' : `failed (${server.lastConnect.errorCode ?? 'error'})`} ${server.lastConnect.at}`
-            : '-',
-        ]),
-      )}\n\n`,
-    );
-    context.io.stdout.write(
-      `${formatTable(
-        ['tool', 'server', 'calls', 'errors', 'p50', 'p95', 'last used'],
-        tools.map((tool) => [
-          tool.publicName,
-          tool.server,
-          String(tool.calls),
-          String(tool.errors),
-          milliseconds(tool.latencyP50Ms),
-          milliseconds(tool.latencyP95Ms),
-          tool.lastUsedAt ?? '-',
-        ]),
-      )}\n`,
-    );
+/** Runs `switchboard stats` (its flags and help: `statsCommandSpec`). */
+export async function runStatsCommand(context: CommandContext): Promise<number> {
+  const usage = await readUsage(storePathOf(context));
+  const path = usage.location;
+  const wanted = new Set(context.positionals);
+  const keep = (server: string) => wanted.size === 0 || wanted.has(server);
+  const tools = usage.tools.filter((tool) => keep(tool.server));
+  const names = new Set([...usage.servers.map((server) => server.name), ...tools.map((tool) => tool.server)]);
+  const servers = [...names]
+    .filter(keep)
+    .sort()
+    .map((name) => {
+      const stored = usage.servers.find((server) => server.name === name);
+      const own = tools.filter((tool) => tool.server === name);
+      const lastUsedAt = own
+        .map((tool) => tool.lastUsedAt ?? '')
+        .sort()
+        .at(-1);
+      return {
+        name,
+        transport: stored?.transport,
+        calls: own.reduce((sum, tool) => sum + tool.calls, 0),
+        errors: own.reduce((sum, tool) => sum + tool.errors, 0),
+        ...(lastUsedAt ? { lastUsedAt } : {}),
+        ...(stored?.lastConnect ? { lastConnect: stored.lastConnect } : {}),
+        ...(stored?.serverInfo ? { serverInfo: stored.serverInfo } : {}),
+      };
+    });
+  if (context.global.json) {
+    printJson(context, { store: path, servers, tools });
     return ExitCode.ok;
-  },
-};
+  }
+  if (servers.length === 0) {
+    context.io.stdout.write(`No usage recorded yet in ${path}.\n`);
+    return ExitCode.ok;
+  }
+  context.io.stdout.write(
+    `${formatTable(
+      ['server', 'calls', 'errors', 'last used', 'last connect'],
+      servers.map((server) => [
+        server.name,
+        String(server.calls),
+        String(server.errors),
+        server.lastUsedAt ?? '-',
+        server.lastConnect
+          ? `${server.lastConnect.ok ? 'ok' : `failed (${server.lastConnect.errorCode ?? 'error'})`} ${server.lastConnect.at}`
+          : '-',
+      ]),
+    )}\n\n`,
+  );
+  context.io.stdout.write(
+    `${formatTable(
+      ['tool', 'server', 'calls', 'errors', 'p50', 'p95', 'last used'],
+      tools.map((tool) => [
+        tool.publicName,
+        tool.server,
+        String(tool.calls),
+        String(tool.errors),
+        milliseconds(tool.latencyP50Ms),
+        milliseconds(tool.latencyP95Ms),
+        tool.lastUsedAt ?? '-',
+      ]),
+    )}\n`,
+  );
+  return ExitCode.ok;
+}

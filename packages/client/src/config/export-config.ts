@@ -12,11 +12,11 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
-import { createTwoFilesPatch } from 'diff';
-import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
+import type { YAMLSeq } from 'yaml';
 import { createRedactor } from '../redactor.js';
 import { configErrorCodes, createInvalidConfigError } from './config-error.js';
 import { deepEqual, rewriteJsonc, writeFileAtomic } from './config-file-editor.js';
+import { loadDiff, loadYaml } from './config-libraries.js';
 import type { VariableSource } from './expand-variables.js';
 import { isRecord } from './hosts/entry-mapping.js';
 import { isSecretName } from './hosts/env-references.js';
@@ -391,6 +391,7 @@ function renderYaml(
   changed: Record<string, Record<string, unknown>>,
   removed: string[],
 ): string {
+  const { Document, isMap, isSeq } = loadYaml();
   // A new Continue config needs its header (name, version, schema) to be read at all.
   const yaml =
     document?.yaml ??
@@ -454,7 +455,7 @@ function maskedDiff(
   for (const entry of existing.values()) collect(entry);
   // References are not secrets; masking them would hide what the export writes.
   const redactor = createRedactor(secrets.filter((value) => !/\$\{/.test(value)));
-  const patch = createTwoFilesPatch(
+  const patch = loadDiff().createTwoFilesPatch(
     file,
     file,
     before ?? '',

@@ -5,8 +5,8 @@
  * or `key = …` inside it — so a bad value is reported with file, line and key.
  */
 import { SwitchboardError } from '@switchboard/core';
-import { parse, TomlError } from 'smol-toml';
 import { configErrorCodes } from './config-error.js';
+import { loadSmolToml } from './config-libraries.js';
 import type { JsoncDocument, JsonNode } from './jsonc-document.js';
 
 function typeOf(value: unknown): JsonNode['type'] {
@@ -67,6 +67,7 @@ function nodeOf(text: string, value: unknown, path: string[], fallback: number):
 
 /** Parses a TOML text; a syntax error is a `CONFIG_INVALID_TOML` error with line and column. */
 export function parseTomlDocument(text: string, source: string): JsoncDocument {
+  const { parse, TomlError } = loadSmolToml();
   let value: Record<string, unknown>;
   try {
     value = parse(text) as Record<string, unknown>;

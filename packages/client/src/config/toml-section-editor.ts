@@ -8,8 +8,8 @@
  * with it).
  */
 import { SwitchboardError } from '@switchboard/core';
-import { stringify } from 'smol-toml';
 import { configErrorCodes } from './config-error.js';
+import { loadSmolToml } from './config-libraries.js';
 
 /** The changes to make: entries to write (by name) and names to remove. */
 export interface TomlServerChanges {
@@ -81,7 +81,9 @@ function sectionEnd(text: string, from: number, next: number): number {
 
 /** The TOML of one server's tables. */
 function renderServer(table: string, name: string, entry: Record<string, unknown>): string {
-  return stringify({ [table]: { [name]: entry } }).replace(/\n+$/, '\n');
+  return loadSmolToml()
+    .stringify({ [table]: { [name]: entry } })
+    .replace(/\n+$/, '\n');
 }
 
 /**

@@ -6,8 +6,9 @@
  * keeps comments and the layout of what it did not change.
  */
 import { SwitchboardError } from '@switchboard/core';
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, parseDocument } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { configErrorCodes } from './config-error.js';
+import { loadYaml } from './config-libraries.js';
 import { type JsoncDocument, type JsonNode, positionAt } from './jsonc-document.js';
 
 /** A parsed YAML file: the common document shape plus the `yaml` Document for editing. */
@@ -25,6 +26,7 @@ function typeOf(value: unknown): JsonNode['type'] {
 }
 
 function nodeOf(node: unknown, document: Document.Parsed, fallback: number): JsonNode {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = loadYaml();
   const range = (node as Node | null)?.range;
   const start = range?.[0] ?? fallback;
   const end = range?.[1] ?? fallback;
@@ -60,7 +62,7 @@ function nodeOf(node: unknown, document: Document.Parsed, fallback: number): Jso
 
 /** Parses a YAML text; a syntax error is a `CONFIG_INVALID_YAML` error with line and column. */
 export function parseYamlDocument(text: string, source: string): YamlConfigDocument {
-  const yaml = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+  const yaml = loadYaml().parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   const [error] = yaml.errors;
   if (error !== undefined) {
     // Positions from the offset, not the library's pretty message: that one quotes the line, which may hold a secret.

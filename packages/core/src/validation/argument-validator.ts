@@ -2,17 +2,44 @@
  * Validation of tool-call arguments against the tool's input schema, with ajv validators compiled
  * once per tool and cached. Failures explain themselves well enough for a model to correct the call.
  */
-import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, Options as AjvOptions, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 import { isPlainObject, stableStringify, truncateText } from '../schema/json-schema-utilities.js';
 import { SwitchboardError } from '../switchboard-error.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { describeValue, toValidationProblems, type ValidationProblem } from './validation-problem.js';
 
-// ajv-formats is CommonJS: under Node's ESM loader its default import is the plugin function itself.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+interface AjvModules {
+  Ajv: typeof Ajv;
+  Ajv2019: typeof Ajv2019;
+  Ajv2020: typeof Ajv2020;
+  addFormats: typeof addFormatsModule.default;
+}
+
+let ajvModules: AjvModules | undefined;
+
+/**
+ * ajv and ajv-formats, loaded at the first schema compiled rather than when core is imported: they
+ * are ~100 CommonJS files, and most processes that import core (a CLI listing tools, a gateway
+ * before its first call) compile no schema for a while, or never. `require` keeps `validate`
+ * synchronous; both packages are CommonJS, so this loads the very modules an `import` would.
+ */
+function loadAjv(): AjvModules {
+  if (ajvModules === undefined) {
+    const require = createRequire(import.meta.url);
+    ajvModules = {
+      Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
+      Ajv2019: (require('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019,
+      Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      // CommonJS: `module.exports` is the plugin function itself.
+      addFormats: require('ajv-formats') as typeof addFormatsModule.default,
+    };
+  }
+  return ajvModules;
+}
 
 /** The JSON Schema dialects the validator compiles. */
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
@@ -107,6 +134,7 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
   const ajvFor = (dialect: SchemaDialect): Ajv => {
     let ajv = instances.get(dialect);
     if (ajv !== undefined) return ajv;
+    const { Ajv, Ajv2019, Ajv2020, addFormats } = loadAjv();
     // Tool schemas in the wild carry unknown keywords and formats: strict mode would refuse them.
     const ajvOptions: AjvOptions = {
       allErrors: true,

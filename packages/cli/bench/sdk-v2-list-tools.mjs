@@ -1,0 +1,10 @@
+// The baseline of `switchboard tools`: SDK v2's client lists one stdio server's tools, nothing else.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const [command, ...args] = process.argv.slice(2);
+const client = new Client({ name: 'bench', version: '0.0.0' });
+await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+const { tools } = await client.listTools();
+for (const tool of tools) process.stdout.write(`${tool.name}\n`);
+await client.close();
