@@ -10,7 +10,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/ap
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectMcp, type McpClient, type McpConnection } from '../src/index.js';
-import { fixture } from './helpers/servers.js';
+import { sdkV2Stdio } from './helpers/servers.js';
 import { parentOf, registerInMemoryTelemetry } from './helpers/telemetry.js';
 
 const telemetry = registerInMemoryTelemetry();
@@ -51,16 +51,7 @@ for (const { era, pin, version } of eras) {
     let connection: McpConnection;
     let client: McpClient;
     beforeAll(async () => {
-      connection = await connectMcp(
-        {
-          v2: {
-            command: process.execPath,
-            args: [fixture('sdk-v2-server.mjs')],
-            ...(pin === undefined ? {} : { protocolVersion: pin }),
-          },
-        },
-        { rawResults: true },
-      );
+      connection = await connectMcp({ v2: sdkV2Stdio(pin) }, { rawResults: true });
       client = connection.client('v2') as McpClient;
     }, 30_000);
     afterAll(() => connection?.close());

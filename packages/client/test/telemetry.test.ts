@@ -7,7 +7,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { fixture } from './helpers/servers.js';
+import { fixture, sdkV2Stdio } from './helpers/servers.js';
 import { createInMemoryTelemetry, parentOf, registerInMemoryTelemetry } from './helpers/telemetry.js';
 
 const telemetry = registerInMemoryTelemetry();
@@ -43,16 +43,7 @@ for (const { era, pin, version } of eras) {
   describe(`tool calls over stdio, ${era} era`, () => {
     let connection: McpConnection;
     beforeAll(async () => {
-      connection = await connectMcp(
-        {
-          v2: {
-            command: process.execPath,
-            args: [fixture('sdk-v2-server.mjs')],
-            ...(pin === undefined ? {} : { protocolVersion: pin }),
-          },
-        },
-        { rawResults: true },
-      );
+      connection = await connectMcp({ v2: sdkV2Stdio(pin) }, { rawResults: true });
     }, 30_000);
     afterAll(() => connection?.close());
 
