@@ -23,7 +23,9 @@
  * On a busy machine the wall-clock and CPU figures of two identical sides differ by a few percent
  * (`control`), more than the no-provider step costs. So the bench also times that step by itself
  * (`checkNs`: the per-call decision with the real API loaded and nothing registered, a million
- * times) and gives it as a share of the absent side's p50 (`checkShare`).
+ * times) and gives it as a share of the absent side's p50 (`checkShare`), and the same step of the
+ * other requests (`requestCheckNs`: what the SDK client's request funnel adds to `resources/read`,
+ * `prompts/get`, the lists and the rest when nothing is registered).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -106,28 +108,47 @@ async function side(options: ConnectOptions): Promise<{ connection: McpConnectio
   return { connection, call: () => execute(message) };
 }
 
-/** ns per call of the telemetry step of a call with the API loaded and nothing registered. */
-async function checkNanoseconds(): Promise<number> {
-  const { createToolCallTelemetry } = (await import(
-    process.env.BENCH_SOURCE === 'src'
-      ? '../src/telemetry/tool-call-telemetry.js'
-      : '../dist/telemetry/tool-call-telemetry.js'
-  )) as typeof import('../src/telemetry/tool-call-telemetry.js');
-  const telemetry = createToolCallTelemetry(openTelemetryApi, undefined, {
+/**
+ * ns per request of the telemetry step with the API loaded and nothing registered: of a tool call
+ * (`startToolCall`), and of any other request (`startRequest`, as the SDK client's request funnel
+ * runs it: the method check, the parent's lookup on the options, the provider check).
+ */
+async function checkNanoseconds(): Promise<{ toolCall: number; request: number }> {
+  const source = process.env.BENCH_SOURCE === 'src';
+  const { createRequestTelemetry } = (await import(
+    source ? '../src/telemetry/request-telemetry.js' : '../dist/telemetry/request-telemetry.js'
+  )) as typeof import('../src/telemetry/request-telemetry.js');
+  const { traceContextOf } = (await import(
+    source ? '../src/telemetry/trace-context-option.js' : '../dist/telemetry/trace-context-option.js'
+  )) as typeof import('../src/telemetry/trace-context-option.js');
+  const telemetry = createRequestTelemetry(openTelemetryApi, undefined, {
     protocolVersion: '2025-11-25',
     networkTransport: 'pipe',
     sessionId: () => undefined,
-    redact: (text) => text,
+    redact: (text: string) => text,
   });
+  const request = { method: 'resources/read', params: { uri: 'demo://resource/1' } };
+  const options = { timeout: 60_000 };
+  const steps = {
+    toolCall: () => telemetry.startToolCall('echo', undefined),
+    request: () =>
+      request.method === 'tools/call'
+        ? undefined
+        : telemetry.startRequest(request.method, request.params, traceContextOf(options)),
+  };
   const times = 1_000_000;
-  let traced = 0;
-  for (let index = 0; index < times / 10; index++)
-    if (telemetry.start('echo', undefined) !== undefined) traced++;
-  const started = performance.now();
-  for (let index = 0; index < times; index++) if (telemetry.start('echo', undefined) !== undefined) traced++;
-  const elapsed = performance.now() - started;
-  if (traced > 0) throw new Error('a provider is registered: the check is not the no-provider one');
-  return Number(((elapsed * 1e6) / times).toFixed(1));
+  const result = { toolCall: 0, request: 0 };
+  for (const name of ['toolCall', 'request'] as const) {
+    const step = steps[name];
+    let traced = 0;
+    for (let index = 0; index < times / 10; index++) if (step() !== undefined) traced++;
+    const started = performance.now();
+    for (let index = 0; index < times; index++) if (step() !== undefined) traced++;
+    const elapsed = performance.now() - started;
+    if (traced > 0) throw new Error('a provider is registered: the check is not the no-provider one');
+    result[name] = Number(((elapsed * 1e6) / times).toFixed(1));
+  }
+  return result;
 }
 
 async function main(): Promise<void> {
@@ -178,7 +199,8 @@ async function main(): Promise<void> {
   const ratio = (name: keyof typeof sides) => Number((result[name].p50Us / result.absent.p50Us).toFixed(3));
   const cpuRatio = (name: keyof typeof sides) =>
     Number((result[name].cpuUs / result.absent.cpuUs).toFixed(3));
-  const checkNs = await checkNanoseconds();
+  const checks = await checkNanoseconds();
+  const checkNs = checks.toolCall;
   const checkShare = Number(((checkNs / 1000 / result.absent.p50Us) * 100).toFixed(3));
   if (json) {
     console.log(
@@ -187,6 +209,7 @@ async function main(): Promise<void> {
         ratios: Object.fromEntries(names.map((name) => [name, { p50: ratio(name), cpu: cpuRatio(name) }])),
         checkNs,
         checkSharePercent: checkShare,
+        requestCheckNs: checks.request,
       }),
     );
     return;
@@ -205,6 +228,9 @@ async function main(): Promise<void> {
   console.log('\ncontrol is a second absent side: its ratios are the noise floor of this run.');
   console.log(
     `the no-provider step alone: ${checkNs} ns per call = ${checkShare} % of the absent p50 (API loaded, nothing registered)`,
+  );
+  console.log(
+    `the same step of any other request (resources/read, prompts/get, lists, …): ${checks.request} ns per request`,
   );
   console.log('goal: noProvider ratio ≤ 1.02');
 }

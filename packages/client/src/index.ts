@@ -134,7 +134,13 @@ export type {
   NewServerPolicy,
 } from './management-tools.js';
 export { createManagementTools } from './management-tools.js';
-export type { CallToolOptions, McpClient, McpClientOptions, ToolStart } from './mcp-client.js';
+export type {
+  CallToolOptions,
+  McpClient,
+  McpClientOptions,
+  McpRequestOptions,
+  ToolStart,
+} from './mcp-client.js';
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
@@ -167,6 +173,9 @@ export type {
   SamplingHandler,
   ServerRequestContext,
 } from './server-request-router.js';
+// The digest `mcp.session.id` records: the server records the same one (it needs `node:crypto`,
+// so it cannot live in core, which also runs in browsers).
+export { digestSessionId } from './telemetry/session-digest.js';
 export type {
   MeterProviderLike,
   TelemetryOptions,

@@ -34,7 +34,13 @@ import {
   SkillsClient,
   SkillVerificationError,
 } from '@modelcontextprotocol/client/ext/skills';
-import { type Logger, networkTransportOf, type SwitchboardError, silentLogger } from '@switchboard/core';
+import {
+  type Logger,
+  loadOpenTelemetry,
+  networkTransportOf,
+  type SwitchboardError,
+  silentLogger,
+} from '@switchboard/core';
 import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
@@ -53,15 +59,15 @@ import {
   type SamplingHandler,
   ServerRequestRouter,
 } from './server-request-router.js';
-import { loadOpenTelemetry } from './telemetry/load-opentelemetry.js';
-import { reportRequestIds } from './telemetry/request-id-sink.js';
-import type { TelemetrySetting } from './telemetry/telemetry-options.js';
+import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
 import {
   type ConnectionFacts,
-  createToolCallTelemetry,
-  type ToolCallTelemetry,
-  type ToolCallTrace,
-} from './telemetry/tool-call-telemetry.js';
+  createRequestTelemetry,
+  type RequestTelemetry,
+  type RequestTrace,
+} from './telemetry/request-telemetry.js';
+import type { TelemetrySetting } from './telemetry/telemetry-options.js';
+import { withTraceContext } from './telemetry/trace-context-option.js';
 import { PolledToolTask, type TaskWaitOptions, type ToolTask, toTaskState } from './tool-task.js';
 
 /** The identifier of the tasks extension (SEP-2663). */
@@ -120,8 +126,8 @@ export interface McpClientOptions {
    */
   protocolVersion?: string;
   /**
-   * Tracing and metrics of tool calls (OpenTelemetry semantic conventions for MCP, trace context
-   * in `params._meta`): the providers given here, or `false` for none.
+   * Tracing and metrics of every request (OpenTelemetry semantic conventions for MCP, trace
+   * context in `params._meta`): the providers given here, or `false` for none.
    * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
    */
   telemetry?: TelemetrySetting;
@@ -144,6 +150,16 @@ export interface CallToolOptions extends CallServerRequestHandlers {
   /**
    * The OpenTelemetry `Context` the call's span is a child of (a gateway passes the context of its
    * server span). Typed `unknown` so these types need no `@opentelemetry/api`.
+   * @default the active context
+   */
+  traceContext?: unknown;
+}
+
+/** Per-request options of the requests other than tool calls ({@link McpClient.readResource}, …). */
+export interface McpRequestOptions {
+  /**
+   * The OpenTelemetry `Context` the request's span is a child of (a gateway passes the context of
+   * its server span). Typed `unknown` so these types need no `@opentelemetry/api`.
    * @default the active context
    */
   traceContext?: unknown;
@@ -180,14 +196,18 @@ export interface McpClient {
   startTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<ToolStart>;
   /** A task of this server by id (to resume one after a restart), with its current state. */
   getTask(taskId: string, tool?: string): Promise<ToolTask>;
-  listResources(): Promise<Resource[]>;
-  listResourceTemplates(): Promise<ResourceTemplate[]>;
-  readResource(uri: string): Promise<ReadResourceResult>;
+  listResources(options?: McpRequestOptions): Promise<Resource[]>;
+  listResourceTemplates(options?: McpRequestOptions): Promise<ResourceTemplate[]>;
+  readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult>;
   subscribeResource(uri: string): Promise<void>;
   unsubscribeResource(uri: string): Promise<void>;
-  listPrompts(): Promise<Prompt[]>;
-  getPrompt(name: string, args?: Record<string, string>): Promise<GetPromptResult>;
-  complete(params: CompleteRequest['params']): Promise<CompleteResult>;
+  listPrompts(options?: McpRequestOptions): Promise<Prompt[]>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: McpRequestOptions,
+  ): Promise<GetPromptResult>;
+  complete(params: CompleteRequest['params'], options?: McpRequestOptions): Promise<CompleteResult>;
   /** The server's skills (extension `io.modelcontextprotocol/skills`); empty when it declares none. Files are not fetched. */
   listSkills(): Promise<Skill[]>;
   /** Reads one file of a skill (its `SKILL.md` by default) and verifies it against the skill's entry. */
@@ -271,7 +291,7 @@ export async function createMcpClient(
   );
   const protocol = createProtocolClient(options, settings, handle, router);
   // Loaded while connecting (once per process; undefined when not installed or not wanted).
-  const openTelemetry = options.telemetry === false ? undefined : loadOpenTelemetry();
+  const openTelemetry = options.telemetry === false ? undefined : loadOpenTelemetry<OpenTelemetryApi>();
   // Transport-level problems (non-JSON lines on stdout, dropped streams) are logged and kept for the
   // error message. Set on the transport, not the SDK client: the version probe runs before the SDK
   // attaches its own handler, and it keeps (and chains) one set beforehand.
@@ -282,11 +302,12 @@ export async function createMcpClient(
     settings.logger.debug({ server: name }, `transport: ${message}`);
   };
   await connectWithDeadline(protocol, handle, settings, transportProblems);
-  const telemetry = createToolCallTelemetry(
+  const telemetry = createRequestTelemetry(
     await openTelemetry,
     options.telemetry,
     connectionFacts(source, handle, protocol, settings),
   );
+  protocol.traceRequests(telemetry);
   const client = new ConnectedMcpClient(
     protocol,
     handle,
@@ -407,7 +428,7 @@ function createProtocolClient(
   return protocol;
 }
 
-/** What a call's span says about the connection (read once connected: the negotiated version). */
+/** What a request's span says about the connection (read once connected: the negotiated version). */
 function connectionFacts(
   source: ServerEntry | Transport,
   handle: ClientTransportHandle,
@@ -551,8 +572,6 @@ class ConnectedMcpClient implements McpClient {
   private resourceSubscription: McpSubscription | undefined;
   private readonly subscribedResources = new Set<string>();
   private skills: SkillsClient | undefined;
-  /** Whether the transport tells traced calls their request ids yet (`telemetry/request-id-sink.ts`). */
-  private reportingRequestIds = false;
   /** Shared by every request without options: nothing is built per call on the common path. */
   private readonly defaultRequestOptions: RequestOptions;
 
@@ -563,7 +582,7 @@ class ConnectedMcpClient implements McpClient {
     private readonly settings: ConnectSettings,
     private readonly options: McpClientOptions,
     private readonly transportProblems: string[],
-    private readonly telemetry: ToolCallTelemetry,
+    private readonly telemetry: RequestTelemetry,
   ) {
     const protocol = sdkClient;
     this.name = settings.name;
@@ -796,14 +815,9 @@ class ConnectedMcpClient implements McpClient {
     args: Record<string, unknown>,
     callOptions: CallToolOptions,
   ): Promise<CallToolResult> {
-    const trace = this.telemetry.start(toolName, callOptions.traceContext);
+    const trace = this.telemetry.startToolCall(toolName, callOptions.traceContext);
     if (trace === undefined) return this.sendRouted(toolName, args, callOptions, undefined);
-    if (!this.reportingRequestIds) {
-      // From the first traced call on, a call learns its request's JSON-RPC id as it leaves (the
-      // SDK numbers its own); an untraced connection never pays for the watch.
-      this.reportingRequestIds = true;
-      reportRequestIds(this.handle.transport);
-    }
+    this.sdkClient.watchRequestIds();
     return this.sendRouted(toolName, args, callOptions, trace).then(
       (result) => {
         trace.end(result);
@@ -823,7 +837,7 @@ class ConnectedMcpClient implements McpClient {
     toolName: string,
     args: Record<string, unknown>,
     callOptions: CallToolOptions,
-    trace: ToolCallTrace | undefined,
+    trace: RequestTrace | undefined,
   ): Promise<CallToolResult> {
     if (!callOptions.onElicitation && !callOptions.onSampling && !callOptions.onListRoots) {
       return this.sendOnce(toolName, args, this.requestOptions(callOptions, toolName), true, false, trace);
@@ -843,7 +857,7 @@ class ConnectedMcpClient implements McpClient {
     requestOptions: RequestOptions,
     mayRetry: boolean,
     routed: boolean,
-    trace: ToolCallTrace | undefined,
+    trace: RequestTrace | undefined,
   ): Promise<CallToolResult> {
     // The trace context rides in `_meta`, merged with what the SDK or the direct lane adds there.
     const meta = trace?.meta;
@@ -904,24 +918,32 @@ class ConnectedMcpClient implements McpClient {
     };
   }
 
-  listResources(): Promise<Resource[]> {
+  /** The SDK's options of a request: the shared defaults, or a copy carrying the parent trace context. */
+  private sdkOptions(options: McpRequestOptions | undefined): RequestOptions {
+    const traceContext = options?.traceContext;
+    return traceContext === undefined
+      ? this.defaultRequestOptions
+      : withTraceContext({ ...this.defaultRequestOptions }, traceContext);
+  }
+
+  listResources(options?: McpRequestOptions): Promise<Resource[]> {
     return this.request(
       'resources/list',
-      async () => (await this.sdkClient.listResources(undefined, this.defaultRequestOptions)).resources,
+      async () => (await this.sdkClient.listResources(undefined, this.sdkOptions(options))).resources,
     );
   }
 
-  listResourceTemplates(): Promise<ResourceTemplate[]> {
+  listResourceTemplates(options?: McpRequestOptions): Promise<ResourceTemplate[]> {
     return this.request(
       'resources/templates/list',
       async () =>
-        (await this.sdkClient.listResourceTemplates(undefined, this.defaultRequestOptions)).resourceTemplates,
+        (await this.sdkClient.listResourceTemplates(undefined, this.sdkOptions(options))).resourceTemplates,
     );
   }
 
-  readResource(uri: string): Promise<ReadResourceResult> {
+  readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
     return this.request('resources/read', () =>
-      this.sdkClient.readResource({ uri }, this.defaultRequestOptions),
+      this.sdkClient.readResource({ uri }, this.sdkOptions(options)),
     );
   }
 
@@ -975,25 +997,29 @@ class ConnectedMcpClient implements McpClient {
     await previous?.close();
   }
 
-  listPrompts(): Promise<Prompt[]> {
+  listPrompts(options?: McpRequestOptions): Promise<Prompt[]> {
     return this.request(
       'prompts/list',
-      async () => (await this.sdkClient.listPrompts(undefined, this.defaultRequestOptions)).prompts,
+      async () => (await this.sdkClient.listPrompts(undefined, this.sdkOptions(options))).prompts,
     );
   }
 
-  getPrompt(promptName: string, args?: Record<string, string>): Promise<GetPromptResult> {
+  getPrompt(
+    promptName: string,
+    args?: Record<string, string>,
+    options?: McpRequestOptions,
+  ): Promise<GetPromptResult> {
     return this.request('prompts/get', () =>
       this.sdkClient.getPrompt(
         args === undefined ? { name: promptName } : { name: promptName, arguments: args },
-        this.defaultRequestOptions,
+        this.sdkOptions(options),
       ),
     );
   }
 
-  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+  complete(params: CompleteRequest['params'], options?: McpRequestOptions): Promise<CompleteResult> {
     return this.request('completion/complete', () =>
-      this.sdkClient.complete(params, this.defaultRequestOptions),
+      this.sdkClient.complete(params, this.sdkOptions(options)),
     );
   }
 

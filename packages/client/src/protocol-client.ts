@@ -11,7 +11,12 @@
  * - `buildContext`: a 2025-era server request keeps the request whose response stream carried it;
  * - `_outboundMetaEnvelope`: a log level set on a modern connection rides every request's `_meta`;
  * - `connect` / `_onclose`: the answers and progress of plain tool calls sent on the direct lane
- *   (`direct-tool-calls.ts`) are taken from the transport before the SDK's funnel sees them.
+ *   (`direct-tool-calls.ts`) are taken from the transport before the SDK's funnel sees them;
+ * - `request` / `_requestWithSchema`: every request but `tools/call` (traced by the call path,
+ *   which knows of `isError` and tasks) gets a CLIENT span when a provider is registered, its
+ *   trace context merged into `params._meta` (`telemetry/request-telemetry.ts`). One span per
+ *   request on the wire: each page of a list walk has its own, an answer from the SDK's response
+ *   cache none.
  */
 import {
   type BaseContext,
@@ -28,13 +33,23 @@ import {
   type LoggingLevel,
   type MessageExtraInfo,
   ProtocolError,
+  type Request,
+  type RequestMethod,
   type RequestOptions,
+  type ResultTypeMap,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { type HttpMessageExtraInfo, JsonRpcErrorCode } from '@switchboard/transports';
 import { type DirectCallFlow, DirectToolCalls } from './direct-tool-calls.js';
 import type { CallRoute, ServerRequestOrigin, ServerRequestRouter } from './server-request-router.js';
+import { reportRequestIds } from './telemetry/request-id-sink.js';
+import {
+  noRequestTelemetry,
+  type RequestTelemetry,
+  type RequestTrace,
+} from './telemetry/request-telemetry.js';
+import { traceContextOf } from './telemetry/trace-context-option.js';
 
 /** Where the route of a call rides on its request options (an own symbol key survives the SDK's spreads). */
 const callRouteKey = Symbol('switchboard.callRoute');
@@ -116,6 +131,10 @@ export class ProtocolClient extends Client {
   /** Notifications arrived in this turn of the event loop whose handlers may not have run yet. */
   private notificationsInFlight = false;
   private readonly direct: DirectToolCalls;
+  /** Set once connected (the spans carry the negotiated version); nothing is traced before. */
+  private telemetry: RequestTelemetry = noRequestTelemetry;
+  /** Whether the transport tells traced requests their ids yet (`telemetry/request-id-sink.ts`). */
+  private reportingRequestIds = false;
 
   constructor(
     clientInfo: Implementation,
@@ -158,6 +177,93 @@ export class ProtocolClient extends Client {
     await super.connect(transport, options);
     this.envelopeCache = undefined;
     this.direct.takeMessagesOf(transport);
+  }
+
+  /** Traces this connection's requests from now on (after connecting). */
+  traceRequests(telemetry: RequestTelemetry): void {
+    this.telemetry = telemetry;
+  }
+
+  /**
+   * From the first traced request on, a request learns its JSON-RPC id as it leaves (the SDK
+   * numbers its own); an untraced connection never pays for the watch.
+   */
+  watchRequestIds(): void {
+    if (this.reportingRequestIds || this.transport === undefined) return;
+    this.reportingRequestIds = true;
+    reportRequestIds(this.transport);
+  }
+
+  override request<M extends RequestMethod>(
+    request: { method: M; params?: Record<string, unknown> },
+    options?: RequestOptions,
+  ): Promise<ResultTypeMap[M]>;
+  override request<T extends StandardSchemaV1>(
+    request: Request,
+    resultSchema: T,
+    options?: RequestOptions,
+  ): Promise<StandardSchemaV1.InferOutput<T>>;
+  override request(
+    request: Request,
+    schemaOrOptions?: StandardSchemaV1 | RequestOptions,
+    maybeOptions?: RequestOptions,
+  ): Promise<unknown> {
+    // A tool call is traced by the call path; nothing else costs more than this check untraced.
+    const trace =
+      request.method === 'tools/call'
+        ? undefined
+        : this.telemetry.startRequest(
+            request.method,
+            request.params,
+            traceContextOf(maybeOptions ?? schemaOrOptions),
+          );
+    if (trace === undefined) return super.request(request as never, schemaOrOptions as never, maybeOptions);
+    return this.traced(trace, request, (traced) =>
+      super.request(traced as never, schemaOrOptions as never, maybeOptions),
+    );
+  }
+
+  /** `server/discover` (a modern `ping`) comes this way, not through `request`. */
+  protected override _requestWithSchema<T extends StandardSchemaV1>(
+    request: Request,
+    resultSchema: T,
+    options?: RequestOptions,
+  ): Promise<StandardSchemaV1.InferOutput<T>> {
+    const trace = this.telemetry.startRequest(request.method, request.params, traceContextOf(options));
+    if (trace === undefined) return super._requestWithSchema(request, resultSchema, options);
+    return this.traced(trace, request, (traced) => super._requestWithSchema(traced, resultSchema, options));
+  }
+
+  /** Sends `request` with the trace's context in its `_meta`, and ends the trace when it settles. */
+  private traced<T>(
+    trace: RequestTrace,
+    request: Request,
+    send: (request: Request) => Promise<T>,
+  ): Promise<T> {
+    this.watchRequestIds();
+    const meta = trace.meta;
+    let sent: Promise<T>;
+    try {
+      sent = send(
+        meta === undefined
+          ? request
+          : { ...request, params: { ...request.params, _meta: { ...request.params?._meta, ...meta } } },
+      );
+    } catch (error) {
+      // The SDK refuses some requests before sending (a method the era does not have).
+      trace.fail(error);
+      throw error;
+    }
+    return sent.then(
+      (result) => {
+        trace.end(result);
+        return result;
+      },
+      (error: unknown) => {
+        trace.fail(error);
+        throw error;
+      },
+    );
   }
 
   /**

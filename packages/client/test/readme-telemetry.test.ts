@@ -13,7 +13,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-it('the tracing example records a tools/call span and prints what its comments say', async () => {
+it("the tracing example records the connect's tools/list and a tools/call span, and prints what its comments say", async () => {
   const snippet = /## Tracing and metrics\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
   expect(snippet).toBeDefined();
   const runnable = (snippet as string)
@@ -29,5 +29,5 @@ it('the tracing example records a tools/call span and prints what its comments s
     lines.push(format(...args));
   });
   await import(snippetFile);
-  expect(lines).toEqual(['tools/call echo', 'tools/call pipe']);
+  expect(lines).toEqual(['tools/list, tools/call echo', 'tools/call pipe']);
 }, 30_000);

@@ -1,12 +1,13 @@
 /**
  * No telemetry, no trace context: with `@opentelemetry/api` installed but no provider registered
- * (the no-op global), and with the package not installed at all (an optional peer), a tool call
- * still works and a real server sees no `traceparent` in its request's `_meta`, in both eras.
+ * (the no-op global), and with the package not installed at all (an optional peer), a tool call, a
+ * resource read and a prompt get still work and a real server sees no `traceparent` in their
+ * `_meta`, in both eras.
  */
 import { spawnSync } from 'node:child_process';
 import { trace } from '@opentelemetry/api';
 import { expect, test } from 'vitest';
-import { connectMcp } from '../src/index.js';
+import { connectMcp, type McpClient } from '../src/index.js';
 import { fixture } from './helpers/servers.js';
 
 type CallResult = { content: Array<{ text: string }> };
@@ -28,13 +29,19 @@ for (const pin of ['2025-11-25', '2026-07-28']) {
       const meta = JSON.parse(result.content[0]?.text ?? '{}').meta;
       // The rest of `_meta` is sent as before.
       expect(Object.keys(meta)).toEqual(['progressToken']);
+      // Nor on the other requests: a read and a prompt arrive with no `_meta` at all.
+      const client = connection.client('v2') as McpClient;
+      const read = await client.readResource('meta://request');
+      expect(JSON.parse((read.contents[0] as { text: string }).text).meta).toBeNull();
+      const prompt = await client.getPrompt('request_meta');
+      expect(JSON.parse((prompt.messages[0] as { content: { text: string } }).content.text).meta).toBeNull();
     } finally {
       await connection.close();
     }
   }, 30_000);
 }
 
-test('without @opentelemetry/api installed, calls work in both eras and carry no trace context', () => {
+test('without @opentelemetry/api installed, calls, reads and gets work in both eras and carry no trace context', () => {
   const run = spawnSync(process.execPath, [fixture('without-opentelemetry.mjs')], {
     encoding: 'utf8',
     timeout: 60_000,
@@ -42,5 +49,6 @@ test('without @opentelemetry/api installed, calls work in both eras and carry no
   expect(run.stderr).toBe('');
   const report = JSON.parse(run.stdout.trim());
   expect(report.apiLoadable).toBe(false);
-  expect(report.seen).toEqual({ '2025-11-25': ['progressToken'], '2026-07-28': ['progressToken'] });
+  const seen = { call: ['progressToken'], read: [], prompt: [] };
+  expect(report.seen).toEqual({ '2025-11-25': seen, '2026-07-28': seen });
 }, 60_000);

@@ -7,7 +7,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { fixture } from './helpers/servers.js';
+import { fixture, sdkV2Stdio } from './helpers/servers.js';
 import { createInMemoryTelemetry, parentOf, registerInMemoryTelemetry } from './helpers/telemetry.js';
 
 const telemetry = registerInMemoryTelemetry();
@@ -43,16 +43,7 @@ for (const { era, pin, version } of eras) {
   describe(`tool calls over stdio, ${era} era`, () => {
     let connection: McpConnection;
     beforeAll(async () => {
-      connection = await connectMcp(
-        {
-          v2: {
-            command: process.execPath,
-            args: [fixture('sdk-v2-server.mjs')],
-            ...(pin === undefined ? {} : { protocolVersion: pin }),
-          },
-        },
-        { rawResults: true },
-      );
+      connection = await connectMcp({ v2: sdkV2Stdio(pin) }, { rawResults: true });
     }, 30_000);
     afterAll(() => connection?.close());
 
@@ -178,14 +169,21 @@ describe('telemetry options', () => {
       },
     );
     try {
+      // The tool list read while connecting went there too.
+      expect(own.spans().map((span) => span.name)).toEqual(['tools/list']);
+      own.reset();
       telemetry.reset();
       const result = await connection.callTool('mcp__v2__request_meta', {});
-      const [span] = own.spans();
+      const [span, ...others] = own.spans();
+      expect(others).toHaveLength(0);
       expect(span?.name).toBe('tools/call request_meta');
       expect(metaSeen(result).traceparent).toContain(span?.spanContext().spanId);
       expect(telemetry.spans().filter((candidate) => candidate.kind === SpanKind.CLIENT)).toHaveLength(0);
       const histogram = await own.histogram('mcp.client.operation.duration');
-      expect(histogram?.dataPoints[0]?.value.count).toBe(1);
+      const calls = histogram?.dataPoints.filter(
+        (point) => point.attributes['mcp.method.name'] === 'tools/call',
+      );
+      expect(calls?.map((point) => point.value.count)).toEqual([1]);
     } finally {
       await connection.close();
     }

@@ -23,9 +23,25 @@ export type {
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
+export type {
+  MeterProviderLike,
+  OpenTelemetryApiLike,
+  TracerProviderLike,
+} from './load-opentelemetry.js';
+export { loadedOpenTelemetry, loadOpenTelemetry } from './load-opentelemetry.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type {
+  DurationHistogramLike,
+  McpOperationFailure,
+  McpOperationParts,
+  McpOperationRecord,
+  OperationSpanLike,
+} from './mcp-operation-record.js';
+export { createMcpOperationRecord } from './mcp-operation-record.js';
+export type { McpRequestDescription } from './mcp-semantic-conventions.js';
 export {
+  describeMcpRequest,
   executeToolOperation,
   McpAttribute,
   McpMetric,
@@ -67,6 +83,14 @@ export { toOpenAITool } from './schema/to-openai-tool.js';
 export { toZodSchema } from './schema/to-zod-schema.js';
 export type { SwitchboardErrorCode, SwitchboardErrorOptions } from './switchboard-error.js';
 export { SwitchboardError } from './switchboard-error.js';
+export type {
+  HistogramOf,
+  InstrumentProviders,
+  InstrumentScope,
+  TelemetryInstruments,
+  TracerOf,
+} from './telemetry-instruments.js';
+export { createTelemetryInstruments } from './telemetry-instruments.js';
 export type {
   AnthropicToolResult,
   AnthropicToolResultBlock,

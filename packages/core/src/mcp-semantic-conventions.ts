@@ -66,6 +66,44 @@ export function networkTransportOf(transport: 'stdio' | 'http' | 'sse' | 'ws'): 
   return transport === 'stdio' ? 'pipe' : 'tcp';
 }
 
+/** What the conventions record of one request, from its method and params alone. */
+export interface McpRequestDescription {
+  /**
+   * The low-cardinality attributes, for spans and measurements alike: `mcp.method.name`, and
+   * `gen_ai.tool.name` + `gen_ai.operation.name` of a tool call or `gen_ai.prompt.name` of a prompt.
+   */
+  attributes: Record<string, string>;
+  /** The span name's target: the tool or the prompt; undefined for every other method. */
+  target: string | undefined;
+  /** `mcp.resource.uri` of a request that names a resource (spans only: one value per resource). */
+  resourceUri: string | undefined;
+}
+
+/**
+ * The attributes, span-name target and resource URI of a request, per the conventions: read by
+ * the client for what it sends and by the server for what it receives, so both sides of a hop
+ * describe a request alike. `params` is the request's params as on the wire (anything: a
+ * malformed request is described by its method alone).
+ */
+export function describeMcpRequest(method: string, params: unknown): McpRequestDescription {
+  const attributes: Record<string, string> = { [McpAttribute.methodName]: method };
+  const fields = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  const name = fields.name;
+  let target: string | undefined;
+  if (method === 'tools/call' && typeof name === 'string') {
+    target = name;
+    attributes[McpAttribute.toolName] = name;
+    attributes[McpAttribute.operationName] = executeToolOperation;
+  } else if (method === 'prompts/get' && typeof name === 'string') {
+    target = name;
+    attributes[McpAttribute.promptName] = name;
+  }
+  // resources/read, resources/subscribe and resources/unsubscribe carry the URI they act on.
+  const uri = fields.uri;
+  const resourceUri = typeof uri === 'string' && method.startsWith('resources/') ? uri : undefined;
+  return { attributes, target, resourceUri };
+}
+
 /**
  * The span name the conventions ask for: `{method} {target}`, the target being the tool or the
  * prompt when there is one (never a resource URI: too many distinct names), else the method alone.

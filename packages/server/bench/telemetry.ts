@@ -26,6 +26,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { loadOpenTelemetry } from '@switchboard/core';
 import { z } from 'zod';
 
 type ServerPackage = typeof import('../src/index.js');
@@ -36,9 +37,6 @@ const { createMcpServer, defineTool } = (await import(
 const { CallAbort } = (await import(
   source ? '../src/tools/call-abort.js' : '../dist/tools/call-abort.js'
 )) as typeof import('../src/tools/call-abort.js');
-const { loadOpenTelemetry } = (await import(
-  source ? '../src/telemetry/load-opentelemetry.js' : '../dist/telemetry/load-opentelemetry.js'
-)) as typeof import('../src/telemetry/load-opentelemetry.js');
 
 const json = process.argv.includes('--json');
 const rounds = 30;

@@ -5,34 +5,21 @@
  * 2026-07-28 stateless): agent → client CLIENT span → gateway SERVER span → gateway CLIENT span →
  * upstream SERVER span, each the parent of the next, one trace id; the semantic-convention
  * attributes on each; a failing tool as `error.type` `tool_error` and status ERROR on every hop;
- * the duration histograms of both sides per tool.
+ * the duration histograms of both sides per tool. The same chain for what the gateway relays
+ * besides tool calls: `resources/read`, `prompts/get`, `completion/complete`.
  */
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { connectMcp, type McpConnection } from '@switchboard/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
-import { registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
+import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
 import { createTracedUpstream } from './fixtures/traced-upstream.js';
 
 const telemetry = registerInMemoryTelemetry();
-const tracer = trace.getTracer('test-agent');
 
 const legacy = '2025-11-25';
 const modern = '2026-07-28';
-
-/** Runs `work` inside an active agent span. */
-function asAgent<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; agent: { traceId: string; spanId: string } }> {
-  return tracer.startActiveSpan('agent turn', async (span) => {
-    try {
-      return { value: await work(), agent: span.spanContext() };
-    } finally {
-      span.end();
-    }
-  });
-}
 
 /** The spans of one trace, by role. */
 function hops(traceId: string, downstreamTool: string, upstreamTool: string) {
@@ -53,6 +40,24 @@ function hops(traceId: string, downstreamTool: string, upstreamTool: string) {
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+
+/**
+ * The chain of spans below the agent's: each step the one span of the trace with that kind and
+ * name whose parent is the step before (the agent span for the first).
+ */
+function chainFrom(agent: { traceId: string; spanId: string }, steps: Array<[SpanKind, string]>) {
+  const spans = telemetry.spans().filter((span) => span.spanContext().traceId === agent.traceId);
+  let parent = agent.spanId;
+  return steps.map(([kind, name]) => {
+    const found = spans.filter(
+      (span) => span.kind === kind && span.name === name && parentOf(span) === parent,
+    );
+    expect(found, `${SpanKind[kind]} ${name}, the child of ${parent}`).toHaveLength(1);
+    const span = found[0] as ReadableSpan;
+    parent = idOf(span);
+    return span;
+  });
+}
 
 for (const downstream of [legacy, modern]) {
   for (const upstream of [legacy, modern]) {
@@ -170,6 +175,79 @@ for (const downstream of [legacy, modern]) {
           expect(span.status.code).toBe(SpanStatusCode.ERROR);
           expect(span.status.message).toMatch(/mcp__up__missing/);
         }
+      });
+
+      test('resources/read: one trace client → gateway → upstream, the URI on every span', async () => {
+        const { value, agent } = await asAgent(async () =>
+          connection.client('gw')?.readResource('memo://note'),
+        );
+        expect((value?.contents[0] as { text?: string } | undefined)?.text).toBe('a traced note');
+        const spans = chainFrom(agent, [
+          [SpanKind.CLIENT, 'resources/read'],
+          [SpanKind.SERVER, 'resources/read'],
+          [SpanKind.CLIENT, 'resources/read'],
+          [SpanKind.SERVER, 'resources/read'],
+        ]);
+        const [client, gatewayServer, gatewayClient, upstreamServer] = spans as [
+          ReadableSpan,
+          ReadableSpan,
+          ReadableSpan,
+          ReadableSpan,
+        ];
+        for (const span of spans) {
+          expect(span.attributes).toMatchObject({
+            'mcp.method.name': 'resources/read',
+            'mcp.resource.uri': 'memo://note',
+            'network.transport': 'tcp',
+          });
+          expect(span.attributes['error.type']).toBeUndefined();
+        }
+        expect(client.attributes['mcp.protocol.version']).toBe(downstream);
+        expect(gatewayServer.attributes['mcp.protocol.version']).toBe(downstream);
+        expect(gatewayClient.attributes['mcp.protocol.version']).toBe(upstream);
+        expect(upstreamServer.attributes['mcp.protocol.version']).toBe(upstream);
+        expect(gatewayServer.attributes['jsonrpc.request.id']).toBe(client.attributes['jsonrpc.request.id']);
+        expect(upstreamServer.attributes['jsonrpc.request.id']).toBe(
+          gatewayClient.attributes['jsonrpc.request.id'],
+        );
+        expect(gatewayClient.attributes['server.port']).toBe(upstreamHandle.port);
+      });
+
+      test('prompts/get: one trace client → gateway → upstream, each hop naming the prompt as it knows it', async () => {
+        const { value, agent } = await asAgent(async () =>
+          connection.client('gw')?.getPrompt('mcp__up__greet', { who: 'world' }),
+        );
+        expect(JSON.stringify(value?.messages)).toContain('Hello, world!');
+        const [client, gatewayServer, gatewayClient, upstreamServer] = chainFrom(agent, [
+          [SpanKind.CLIENT, 'prompts/get mcp__up__greet'],
+          [SpanKind.SERVER, 'prompts/get mcp__up__greet'],
+          [SpanKind.CLIENT, 'prompts/get greet'],
+          [SpanKind.SERVER, 'prompts/get greet'],
+        ]) as [ReadableSpan, ReadableSpan, ReadableSpan, ReadableSpan];
+        expect(client.attributes['gen_ai.prompt.name']).toBe('mcp__up__greet');
+        expect(gatewayServer.attributes['gen_ai.prompt.name']).toBe('mcp__up__greet');
+        expect(gatewayClient.attributes['gen_ai.prompt.name']).toBe('greet');
+        expect(upstreamServer.attributes['gen_ai.prompt.name']).toBe('greet');
+        for (const span of [client, gatewayServer, gatewayClient, upstreamServer]) {
+          expect(span.attributes['mcp.method.name']).toBe('prompts/get');
+          expect(span.attributes['gen_ai.operation.name']).toBeUndefined();
+        }
+      });
+
+      test('completion/complete of a prompt argument: the same chain', async () => {
+        const { value, agent } = await asAgent(async () =>
+          connection.client('gw')?.complete({
+            ref: { type: 'ref/prompt', name: 'mcp__up__greet' },
+            argument: { name: 'who', value: 'wo' },
+          }),
+        );
+        expect(value?.completion.values).toEqual(['world']);
+        chainFrom(agent, [
+          [SpanKind.CLIENT, 'completion/complete'],
+          [SpanKind.SERVER, 'completion/complete'],
+          [SpanKind.CLIENT, 'completion/complete'],
+          [SpanKind.SERVER, 'completion/complete'],
+        ]);
       });
 
       test('duration histograms on both sides, per tool, errors apart', async () => {

@@ -4,20 +4,21 @@
  * Switchboard server; each child exports its spans with the real SDK to a file as each span ends
  * (`fixtures/traced-stdio-process.ts`). In both eras on both hops: agent → client CLIENT →
  * gateway SERVER → gateway CLIENT → upstream SERVER, one trace id, each the parent of the next,
- * `network.transport` `pipe`; a failing tool as `tool_error` on every hop.
+ * `network.transport` `pipe`; a failing tool as `tool_error` on every hop; a resource read and a
+ * prompt get the same way — the gateway process registers no context manager, so the trace goes on
+ * only because the gateway hands its server span's context to the upstream request itself.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { connectMcp, type McpConnection } from '@switchboard/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
+import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
 import type { RecordedSpan } from './fixtures/traced-stdio-process.js';
 
 const telemetry = registerInMemoryTelemetry();
-const tracer = trace.getTracer('test-agent');
 const script = fileURLToPath(new URL('./fixtures/traced-stdio-process.ts', import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'switchboard-trace-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -30,18 +31,6 @@ function readSpans(file: string): RecordedSpan[] {
     .split('\n')
     .filter((line) => line.length > 0)
     .map((line) => JSON.parse(line) as RecordedSpan);
-}
-
-function asAgent<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; agent: { traceId: string; spanId: string } }> {
-  return tracer.startActiveSpan('agent turn', async (span) => {
-    try {
-      return { value: await work(), agent: span.spanContext() };
-    } finally {
-      span.end();
-    }
-  });
 }
 
 for (const [downstream, upstream] of [
@@ -112,6 +101,47 @@ for (const [downstream, upstream] of [
       );
       // stdio has no session id to record.
       expect(gatewayServer?.attributes['mcp.session.id']).toBeUndefined();
+    });
+
+    test('a resource read and a prompt get: one trace through three processes', async () => {
+      const gw = connection.client('gw');
+      for (const [request, downstreamName, upstreamName] of [
+        [() => gw?.readResource('memo://note'), 'resources/read', 'resources/read'],
+        [
+          () => gw?.getPrompt('mcp__up__greet', { who: 'world' }),
+          'prompts/get mcp__up__greet',
+          'prompts/get greet',
+        ],
+      ] as const) {
+        const { agent } = await asAgent(async () => request());
+        const client = telemetry
+          .spans()
+          .find(
+            (span) =>
+              span.spanContext().traceId === agent.traceId &&
+              span.kind === SpanKind.CLIENT &&
+              span.name === downstreamName,
+          );
+        const inTrace = (span: RecordedSpan) => span.traceId === agent.traceId;
+        const gatewayServer = readSpans(gatewayFile).find(
+          (span) => inTrace(span) && span.kind === SpanKind.SERVER && span.name === downstreamName,
+        );
+        const gatewayClient = readSpans(gatewayFile).find(
+          (span) =>
+            inTrace(span) &&
+            span.kind === SpanKind.CLIENT &&
+            span.name === upstreamName &&
+            span.parentSpanId === gatewayServer?.spanId,
+        );
+        const upstreamServer = readSpans(upstreamFile).find(
+          (span) => inTrace(span) && span.kind === SpanKind.SERVER && span.name === upstreamName,
+        );
+        expect(client?.parentSpanContext?.spanId, downstreamName).toBe(agent.spanId);
+        expect(gatewayServer?.parentSpanId, downstreamName).toBe(client?.spanContext().spanId);
+        expect(gatewayClient, upstreamName).toBeDefined();
+        expect(upstreamServer?.parentSpanId, upstreamName).toBe(gatewayClient?.spanId);
+        expect(gatewayClient?.attributes['mcp.protocol.version']).toBe(upstream);
+      }
     });
 
     test('a failing tool is tool_error with status ERROR in every process', async () => {

@@ -4,21 +4,13 @@
  * error, `timeout` when the deadline passed, a local error's own code otherwise. Codes only, so the
  * values stay few; the message goes to the span status, redacted.
  */
-import { otherErrorType, timeoutErrorType } from '@switchboard/core';
-
-/** The attributes of a failure, and the status message. */
-export interface FailureAttributes {
-  errorType: string;
-  /** The JSON-RPC error code, when the server answered with one. */
-  statusCode?: string;
-  message: string;
-}
+import { type McpOperationFailure, otherErrorType, timeoutErrorType } from '@switchboard/core';
 
 /** The SDK's local timeout code (`SdkErrorCode.RequestTimeout`) and Switchboard's (`ClientErrorCode.Timeout`). */
 const timeoutCodes = new Set(['REQUEST_TIMEOUT', 'TIMEOUT']);
 
 /** The failure attributes of `error`. */
-export function failureAttributesOf(error: unknown): FailureAttributes {
+export function failureAttributesOf(error: unknown): McpOperationFailure {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null | undefined)?.code;
   if (typeof code === 'number' && Number.isInteger(code)) {

@@ -7,7 +7,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { formatTraceparent, TraceContextMetaKey } from '@switchboard/core';
-import type { OpenTelemetryApi } from './load-opentelemetry.js';
+import type { OpenTelemetryApi } from './open-telemetry-api.js';
 
 /** Writes the trace context of `context` into `meta` (adding keys, replacing none but its own). */
 export function injectTraceContext(

@@ -1,18 +1,12 @@
 /**
- * Where a connection's spans and metrics go. Typed structurally, so the package's types never
+ * Where a connection's spans and metrics go. Typed structurally (the provider shapes are core's,
+ * beside the loader and the provider resolution that read them), so the package's types never
  * need `@opentelemetry/api` (an optional peer): any OpenTelemetry `TracerProvider` and
  * `MeterProvider` fits.
  */
+import type { MeterProviderLike, TracerProviderLike } from '@switchboard/core';
 
-/** An OpenTelemetry `TracerProvider` (e.g. a `BasicTracerProvider` or `NodeTracerProvider`). */
-export interface TracerProviderLike {
-  getTracer(name: string, version?: string): unknown;
-}
-
-/** An OpenTelemetry `MeterProvider` (e.g. the SDK's `MeterProvider`). */
-export interface MeterProviderLike {
-  getMeter(name: string, version?: string): unknown;
-}
+export type { MeterProviderLike, TracerProviderLike };
 
 /**
  * Tracing and metrics of MCP calls (OpenTelemetry semantic conventions for MCP). Without it, the

@@ -19,6 +19,15 @@ export function fixture(name: string): string {
 }
 
 /** A server entry running server-memory over stdio, keeping its graph in `memoryFile`. */
+/** The SDK v2 fixture server over stdio, pinned to `protocolVersion` (negotiated when undefined). */
+export function sdkV2Stdio(protocolVersion?: string) {
+  return {
+    command: process.execPath,
+    args: [fixture('sdk-v2-server.mjs')],
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+  };
+}
+
 export function memoryStdio(memoryFile: string) {
   return {
     command: process.execPath,

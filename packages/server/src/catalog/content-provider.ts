@@ -20,6 +20,12 @@ import type { PromptContext } from './prompt-definition.js';
 export interface ProviderContext {
   signal: AbortSignal;
   era: ProtocolEra;
+  /**
+   * The OpenTelemetry `Context` of the request's SERVER span, when it is traced: what the provider
+   * asks of other servers is its child (a gateway passes it to its upstream request). Typed
+   * `unknown` so these types need no `@opentelemetry/api`.
+   */
+  traceContext?: unknown;
 }
 
 /** One argument being completed, and the values of the others. */
@@ -53,6 +59,7 @@ export interface ResourceProvider {
   completeTemplateArgument?(
     uriTemplate: string,
     argument: CompletionArgument,
+    context?: ProviderContext,
   ): Promise<CompleteResult | undefined>;
 }
 
@@ -67,5 +74,9 @@ export interface PromptProvider {
     context: PromptContext,
   ): Promise<GetPromptResult | InputRequiredResult | undefined>;
   /** Completes an argument of one of its prompts; `undefined` when the prompt is not its own. */
-  completePromptArgument?(name: string, argument: CompletionArgument): Promise<CompleteResult | undefined>;
+  completePromptArgument?(
+    name: string,
+    argument: CompletionArgument,
+    context?: ProviderContext,
+  ): Promise<CompleteResult | undefined>;
 }

@@ -18,6 +18,8 @@ export interface PromptContext {
   inputResponses?: Record<string, unknown>;
   /** On such a retry: the `requestState` the prompt returned (after its integrity check). */
   requestState?: string;
+  /** The OpenTelemetry `Context` of the request's span, when it is traced (see `ProviderContext`). */
+  traceContext?: unknown;
 }
 
 /** A prompt: named arguments in, messages out. */

@@ -36,13 +36,20 @@ import {
   exposePromptNames,
   exposeServerUris,
   type McpClient,
+  type McpRequestOptions,
   serverMetaKey,
   serverOfPrefixedUri,
   serverUriSeparator,
   withServerMeta,
 } from '@switchboard/client';
 import { type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
-import type { CompletionArgument, PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
+import type {
+  CompletionArgument,
+  PromptProvider,
+  ProviderContext,
+  ResourceProvider,
+} from '../catalog/content-provider.js';
+import type { PromptContext } from '../catalog/prompt-definition.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { type UpstreamListKind, UpstreamLists } from './upstream-lists.js';
 
@@ -97,6 +104,15 @@ interface Route {
   server: string;
   /** The URI (or prompt name) as the upstream knows it. */
   upstream: string;
+}
+
+/**
+ * The options of an upstream request made for a downstream one: the downstream request's span is
+ * the parent of the upstream request's (one trace end to end, with or without a context manager).
+ */
+function upstreamOptions(context: ProviderContext | undefined): McpRequestOptions | undefined {
+  const traceContext = context?.traceContext;
+  return traceContext === undefined ? undefined : { traceContext };
 }
 
 /** The error of upstream `server` failing `operation` on `target`: its JSON-RPC code kept, the server named. */
@@ -169,10 +185,11 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     for (const unhook of this.#unhooks.splice(0)) unhook();
   }
 
-  async listResources(): Promise<Resource[]> {
+  async listResources(context?: ProviderContext): Promise<Resource[]> {
     if (!this.#options.resources) return [];
+    const options = upstreamOptions(context);
     const entries = exposeServerUris(
-      await this.#gather('resources', (client) => client.listResources()),
+      await this.#gather('resources', (client) => client.listResources(options)),
       (resource) => resource.uri,
     );
     this.#resourceRoutes.clear();
@@ -182,10 +199,11 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     });
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+  async listResourceTemplates(context?: ProviderContext): Promise<ResourceTemplate[]> {
     if (!this.#options.resources) return [];
+    const options = upstreamOptions(context);
     const entries = exposeServerUris(
-      await this.#gather('resourceTemplates', (client) => client.listResourceTemplates()),
+      await this.#gather('resourceTemplates', (client) => client.listResourceTemplates(options)),
       (template) => template.uriTemplate,
     );
     this.#templateRoutes.length = 0;
@@ -200,13 +218,13 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     });
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult | undefined> {
+  async readResource(uri: string, context?: ProviderContext): Promise<ReadResourceResult | undefined> {
     if (!this.#options.resources) return undefined;
-    const route = await this.#resolveUri(uri);
+    const route = await this.#resolveUri(uri, context);
     const client = this.#clientOf(route, 'resources/read', uri);
     let result: ReadResourceResult;
     try {
-      result = await client.readResource(route.upstream);
+      result = await client.readResource(route.upstream, upstreamOptions(context));
     } catch (error) {
       throw upstreamError(route.server, 'resources/read', uri, error);
     }
@@ -221,7 +239,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   async subscribe(uri: string): Promise<boolean> {
     if (!this.#options.resources) return false;
-    const route = await this.#resolveUri(uri);
+    const route = await this.#resolveUri(uri, undefined);
     const client = this.#clientOf(route, 'resources/subscribe', uri);
     if (client.subscribeResource === undefined || client.capabilities?.resources?.subscribe !== true) {
       throw new ServerError({
@@ -250,10 +268,11 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     });
   }
 
-  async listPrompts(): Promise<Prompt[]> {
+  async listPrompts(context?: ProviderContext): Promise<Prompt[]> {
     if (!this.#options.prompts) return [];
+    const options = upstreamOptions(context);
     const entries = exposePromptNames(
-      await this.#gather('prompts', (client) => client.listPrompts()),
+      await this.#gather('prompts', (client) => client.listPrompts(options)),
       this.#options.naming,
     );
     this.#promptRoutes.clear();
@@ -263,11 +282,15 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     });
   }
 
-  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult | undefined> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    context?: PromptContext,
+  ): Promise<GetPromptResult | undefined> {
     if (!this.#options.prompts) return undefined;
     let route = this.#promptRoutes.get(name);
     if (route === undefined) {
-      await this.listPrompts();
+      await this.listPrompts(context);
       route = this.#promptRoutes.get(name);
     }
     if (route === undefined) {
@@ -280,7 +303,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     }
     const client = this.#clientOf(route, 'prompts/get', name);
     try {
-      return await client.getPrompt(route.upstream, args);
+      return await client.getPrompt(route.upstream, args, upstreamOptions(context));
     } catch (error) {
       throw upstreamError(route.server, 'prompts/get', name, error);
     }
@@ -289,26 +312,28 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
   async completePromptArgument(
     name: string,
     argument: CompletionArgument,
+    context?: ProviderContext,
   ): Promise<CompleteResult | undefined> {
     if (!this.#options.prompts) return undefined;
-    if (!this.#promptRoutes.has(name)) await this.listPrompts();
+    if (!this.#promptRoutes.has(name)) await this.listPrompts(context);
     const route = this.#promptRoutes.get(name);
     return route === undefined
       ? undefined
-      : this.#complete(route, { type: 'ref/prompt', name: route.upstream }, argument, name);
+      : this.#complete(route, { type: 'ref/prompt', name: route.upstream }, argument, name, context);
   }
 
   async completeTemplateArgument(
     uriTemplate: string,
     argument: CompletionArgument,
+    context?: ProviderContext,
   ): Promise<CompleteResult | undefined> {
     if (!this.#options.resources) return undefined;
     if (!this.#templateRoutes.some((entry) => entry.exposed === uriTemplate))
-      await this.listResourceTemplates();
+      await this.listResourceTemplates(context);
     const route = this.#templateRoutes.find((entry) => entry.exposed === uriTemplate)?.route;
     return route === undefined
       ? undefined
-      : this.#complete(route, { type: 'ref/resource', uri: route.upstream }, argument, uriTemplate);
+      : this.#complete(route, { type: 'ref/resource', uri: route.upstream }, argument, uriTemplate, context);
   }
 
   /** Completion asked of the upstream (an upstream without completion offers no values). */
@@ -317,16 +342,20 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
     argument: CompletionArgument,
     target: string,
+    context: ProviderContext | undefined,
   ): Promise<CompleteResult> {
     const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
     const client = this.#upstreams().get(route.server);
     if (client?.complete === undefined || client.capabilities?.completions === undefined) return empty;
     try {
-      return await client.complete({
-        ref,
-        argument: { name: argument.name, value: argument.value },
-        context: { arguments: argument.context },
-      } as Parameters<NonNullable<GatewayUpstreamClient['complete']>>[0]);
+      return await client.complete(
+        {
+          ref,
+          argument: { name: argument.name, value: argument.value },
+          context: { arguments: argument.context },
+        } as Parameters<NonNullable<GatewayUpstreamClient['complete']>>[0],
+        upstreamOptions(context),
+      );
     } catch (error) {
       throw upstreamError(route.server, 'completion/complete', target, error);
     }
@@ -406,11 +435,11 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     return undefined;
   }
 
-  async #resolveUri(uri: string): Promise<Route> {
+  async #resolveUri(uri: string, context: ProviderContext | undefined): Promise<Route> {
     let route = this.#routeOf(uri);
     if (route === undefined) {
       // The client may read without listing first (or the lists changed): look again.
-      await Promise.all([this.listResources(), this.listResourceTemplates()]);
+      await Promise.all([this.listResources(context), this.listResourceTemplates(context)]);
       route = this.#routeOf(uri);
     }
     if (route === undefined) {

@@ -13,6 +13,7 @@ import {
 } from 'node:http';
 import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
+import { loadOpenTelemetry } from '@switchboard/core';
 import { bridgeServerEvents } from '../cluster/bridge-server-events.js';
 import type { ClusterState } from '../cluster/cluster-state.js';
 import { createMemoryClusterState } from '../cluster/memory-cluster-state.js';
@@ -25,7 +26,6 @@ import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
 import type { McpServer } from '../server/mcp-server.js';
 import { replicaOfRequestId } from '../session/legacy-session.js';
-import { loadOpenTelemetry } from '../telemetry/load-opentelemetry.js';
 import {
   type BearerTokenDigest,
   checkBearerToken,

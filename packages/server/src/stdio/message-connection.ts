@@ -6,12 +6,12 @@
  * (elicitation, sampling, roots) and `notifications/cancelled` go to the session.
  */
 import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import { loadOpenTelemetry } from '@switchboard/core';
 import { classifyMessage } from '../dispatch/classify-message.js';
 import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { isNotificationMessage, isRequestMessage } from '../protocol/json-rpc-message.js';
 import { LegacySession } from '../session/legacy-session.js';
-import { loadOpenTelemetry } from '../telemetry/load-opentelemetry.js';
 import { CallAbort } from '../tools/call-abort.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import { isStdioServerTransport } from './stdio-server-transport.js';

@@ -6,7 +6,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { parseTraceparent, TraceContextMetaKey } from '@switchboard/core';
-import type { OpenTelemetryApi } from './load-opentelemetry.js';
+import type { OpenTelemetryApi } from './open-telemetry-api.js';
 
 /** `base` with the remote parent `meta` names (`base` itself when it names none, or a bad one). */
 export function extractTraceContext(api: OpenTelemetryApi, base: Context, meta: unknown): Context {

@@ -10,23 +10,28 @@
 
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
-import type { TelemetrySetting } from '@switchboard/client';
+import { digestSessionId, type TelemetrySetting } from '@switchboard/client';
 import {
-  executeToolOperation,
+  createMcpOperationRecord,
+  createTelemetryInstruments,
+  describeMcpRequest,
+  loadedOpenTelemetry,
+  loadOpenTelemetry,
   McpAttribute,
   McpMetric,
+  type McpOperationFailure,
+  type McpOperationRecord,
   mcpSpanName,
   networkTransportOf,
   otherErrorType,
+  type TelemetryInstruments,
   toolErrorType,
 } from '@switchboard/core';
 import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { DispatchAnswer } from '../dispatch/request-dispatcher.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import { extractTraceContext } from './extract-trace-context.js';
-import { loadedOpenTelemetry, loadOpenTelemetry, type OpenTelemetryApi } from './load-opentelemetry.js';
-import { digestSessionId } from './session-digest.js';
-import { createTelemetryInstruments, type TelemetryInstruments } from './telemetry-instruments.js';
+import type { OpenTelemetryApi } from './open-telemetry-api.js';
 
 /** `error.type` of a request the client cancelled (no answer is sent). */
 const cancelledErrorType = 'cancelled';
@@ -51,10 +56,11 @@ const off: RequestTelemetry = Object.freeze({ start: () => undefined });
 export function createRequestTelemetry(setting: TelemetrySetting | undefined): RequestTelemetry {
   if (setting === false) return off;
   void loadOpenTelemetry();
-  let instruments: TelemetryInstruments | undefined;
+  let instruments: TelemetryInstruments<Tracer, Histogram> | undefined;
   return {
     start(request) {
-      const api = loadedOpenTelemetry();
+      // Loaded before the first request (`serve` waits for it); undefined when not installed.
+      const api = loadedOpenTelemetry<OpenTelemetryApi>();
       if (api === undefined) return undefined;
       instruments ??= createTelemetryInstruments(api, setting ?? {}, {
         name: '@switchboard/server',
@@ -69,32 +75,23 @@ export function createRequestTelemetry(setting: TelemetrySetting | undefined): R
   };
 }
 
-/** The low-cardinality attributes of a request: on its span and its measurement. */
-function requestAttributes(request: InboundRequest): { attributes: Attributes; target: string | undefined } {
-  const method = request.method;
-  const attributes: Attributes = { [McpAttribute.methodName]: method };
-  const name = request.params?.name;
-  let target: string | undefined;
-  if (method === 'tools/call' && typeof name === 'string') {
-    target = name;
-    attributes[McpAttribute.toolName] = name;
-    attributes[McpAttribute.operationName] = executeToolOperation;
-  } else if (method === 'prompts/get' && typeof name === 'string') {
-    target = name;
-    attributes[McpAttribute.promptName] = name;
-  }
+/** The low-cardinality attributes of a request (on its span and its measurement), its target and URI. */
+function requestAttributes(request: InboundRequest): {
+  attributes: Attributes;
+  target: string | undefined;
+  resourceUri: string | undefined;
+} {
+  const { attributes, target, resourceUri } = describeMcpRequest(request.method, request.params);
   const version =
     request.era === 'modern' ? request.envelope?.protocolVersion : request.session?.protocolVersion;
   if (version !== undefined) attributes[McpAttribute.protocolVersion] = version;
   if (request.transport !== undefined)
     attributes[McpAttribute.networkTransport] = networkTransportOf(request.transport);
-  return { attributes, target };
+  return { attributes, target, resourceUri };
 }
 
 /** What a failed answer records; undefined for a success. */
-function failureOf(
-  answer: JSONRPCResponse | undefined,
-): { errorType: string; statusCode?: string; message: string } | undefined {
+function failureOf(answer: JSONRPCResponse | undefined): McpOperationFailure | undefined {
   if (answer === undefined) return { errorType: cancelledErrorType, message: 'the request was cancelled' };
   if ('error' in answer) {
     const code = String(answer.error.code);
@@ -108,11 +105,7 @@ function failureOf(
 class TracedRequest implements RequestTrace {
   readonly context: Context | undefined;
   readonly #api: OpenTelemetryApi;
-  readonly #histogram: Histogram | undefined;
-  readonly #span: Span | undefined;
-  readonly #attributes: Attributes;
-  readonly #started = performance.now();
-  #ended = false;
+  readonly #record: McpOperationRecord;
 
   constructor(
     api: OpenTelemetryApi,
@@ -121,27 +114,29 @@ class TracedRequest implements RequestTrace {
     request: InboundRequest,
   ) {
     this.#api = api;
-    this.#histogram = histogram;
-    const { attributes, target } = requestAttributes(request);
-    this.#attributes = attributes;
+    const { attributes, target, resourceUri } = requestAttributes(request);
+    let span: Span | undefined;
     if (tracer === undefined) {
       this.context = undefined;
-      this.#span = undefined;
-      return;
+    } else {
+      const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
+      if (resourceUri !== undefined) spanAttributes[McpAttribute.resourceUri] = resourceUri;
+      const session = request.session?.id;
+      if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
+      const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
+      span = tracer.startSpan(
+        mcpSpanName(request.method, target),
+        { kind: api.SpanKind.SERVER, attributes: spanAttributes },
+        parent,
+      );
+      this.context = api.trace.setSpan(parent, span);
     }
-    const spanAttributes: Attributes = { ...attributes, [McpAttribute.requestId]: String(request.id) };
-    const uri = request.params?.uri;
-    if (typeof uri === 'string' && request.method.startsWith('resources/'))
-      spanAttributes[McpAttribute.resourceUri] = uri;
-    const session = request.session?.id;
-    if (session !== undefined) spanAttributes[McpAttribute.sessionId] = digestSessionId(session);
-    const parent = extractTraceContext(api, api.context.active(), request.params?._meta);
-    this.#span = tracer.startSpan(
-      mcpSpanName(request.method, target),
-      { kind: api.SpanKind.SERVER, attributes: spanAttributes },
-      parent,
-    );
-    this.context = api.trace.setSpan(parent, this.#span);
+    this.#record = createMcpOperationRecord({
+      span,
+      histogram,
+      attributes,
+      errorStatus: api.SpanStatusCode.ERROR,
+    });
   }
 
   follow(answer: () => DispatchAnswer): DispatchAnswer {
@@ -153,12 +148,12 @@ class TracedRequest implements RequestTrace {
       throw error;
     }
     if (!isPromiseLike(settled)) {
-      this.#end(failureOf(settled));
+      this.#record.end(failureOf(settled));
       return settled;
     }
     return settled.then(
       (response) => {
-        this.#end(failureOf(response));
+        this.#record.end(failureOf(response));
         return response;
       },
       (error: unknown) => {
@@ -170,36 +165,9 @@ class TracedRequest implements RequestTrace {
 
   #fail(error: unknown): void {
     const code = (error as { code?: unknown } | null | undefined)?.code;
-    this.#end({
+    this.#record.end({
       errorType: typeof code === 'string' || typeof code === 'number' ? String(code) : otherErrorType,
       message: error instanceof Error ? error.message : String(error),
     });
-  }
-
-  #end(failure: { errorType: string; statusCode?: string; message: string } | undefined): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    const seconds = (performance.now() - this.#started) / 1000;
-    const attributes =
-      failure === undefined
-        ? this.#attributes
-        : {
-            ...this.#attributes,
-            [McpAttribute.errorType]: failure.errorType,
-            ...(failure.statusCode === undefined
-              ? {}
-              : { [McpAttribute.responseStatusCode]: failure.statusCode }),
-          };
-    const span = this.#span;
-    if (span !== undefined) {
-      if (failure !== undefined) {
-        span.setAttribute(McpAttribute.errorType, failure.errorType);
-        if (failure.statusCode !== undefined)
-          span.setAttribute(McpAttribute.responseStatusCode, failure.statusCode);
-        span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: failure.message });
-      }
-      span.end();
-    }
-    this.#histogram?.record(seconds, attributes);
   }
 }

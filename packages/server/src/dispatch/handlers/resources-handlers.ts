@@ -22,7 +22,7 @@ import { checkParams } from './params-check.js';
 
 /** The context providers get for a request. */
 export function providerContext(request: InboundRequest): ProviderContext {
-  return { signal: request.abort.signal, era: request.era };
+  return { signal: request.abort.signal, era: request.era, traceContext: request.traceContext };
 }
 
 /** `resources/list`. */
