@@ -29,7 +29,8 @@ const transportAliases: Record<string, TransportType> = {
 
 const approvalModes: readonly ApprovalMode[] = ['annotations', 'always', 'never'];
 
-const knownKeys = new Set([
+/** Every key of a server entry the validator reads (the aliases `transport` / `transportType` of `type` included). */
+export const serverEntryKeys: ReadonlySet<string> = new Set([
   'type',
   'transport',
   'transportType',
@@ -186,8 +187,8 @@ export function validateServerEntry(
   const config: ServerConfig = {};
 
   for (const key of Object.keys(raw)) {
-    if (!knownKeys.has(key)) {
-      local.warn([...path, key], `unknown key, ignored. Known keys: ${[...knownKeys].join(', ')}.`);
+    if (!serverEntryKeys.has(key)) {
+      local.warn([...path, key], `unknown key, ignored. Known keys: ${[...serverEntryKeys].join(', ')}.`);
     }
   }
 

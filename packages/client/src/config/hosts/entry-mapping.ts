@@ -4,30 +4,16 @@
  * and keep every key Switchboard has no meaning for (so exporting back writes it again). A value
  * of the wrong type is passed on unmapped, so the validator reports it under the host's key name.
  */
+import { serverEntryKeys } from '../validate-server-config.js';
 import type { MappedEntry } from './host-format.js';
 
-/** Keys the Switchboard validator knows; anything else in a host entry is kept for the host. */
-export const switchboardKeys: ReadonlySet<string> = new Set([
-  'type',
-  'command',
-  'args',
-  'env',
-  'envFile',
-  'cwd',
-  'url',
-  'headers',
-  'headersHelper',
-  'prefix',
-  'timeouts',
-  'approval',
-  'includeTools',
-  'excludeTools',
-  'enabled',
-  'disabled',
-  'description',
-  'auth',
-  'protocolVersion',
-]);
+/**
+ * Keys the Switchboard validator knows; anything else in a host entry is kept for the host. Our
+ * aliases of `type` and our own `hostKeys` are left out: in a host's file they are the host's.
+ */
+export const switchboardKeys: ReadonlySet<string> = new Set(
+  [...serverEntryKeys].filter((key) => !['transport', 'transportType', 'hostKeys'].includes(key)),
+);
 
 /** True for a plain object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
