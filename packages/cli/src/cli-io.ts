@@ -89,3 +89,9 @@ export function createProgress(io: CliIo, label: string): Progress {
     },
   };
 }
+
+/** Writes warnings on stderr as `warning: …` lines, unless the run is at `--quiet` or below. */
+export function writeWarnings(io: CliIo, warnings: readonly string[]): void {
+  if (!showsLogLevel(io.env, 'warn')) return;
+  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+}

@@ -138,18 +138,22 @@ describe('switchboard servers import (YAML and TOML hosts)', () => {
       ].join('\n'),
     );
     const target = join(sandbox.root, 'from-goose.json');
-    const run = await sandbox.run([
-      'servers',
-      'import',
-      '--from',
-      'goose',
-      '--path',
-      source,
-      '--config',
-      target,
-    ]);
+    const run = await sandbox.run(
+      ['servers', 'import', '--from', 'goose', '--path', source, '--config', target],
+      { env: { SWITCHBOARD_LOG: undefined } },
+    );
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('Skipped server "developer"');
+    expect(run.stderr).toContain('warning: Skipped server "developer"');
+    // --quiet: the same import, without the warning.
+    const quiet = await sandbox.run(
+      ['servers', 'import', '--from', 'goose', '--path', source, '--config', target, '--overwrite', '-q'],
+      {
+        env: { SWITCHBOARD_LOG: undefined },
+      },
+    );
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).not.toContain('Skipped server');
+    expect(quiet.stdout).toContain('Imported 1 server');
     expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.github).toMatchObject({
       command: 'npx',
       env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' },

@@ -15,7 +15,7 @@ import { SwitchboardError } from '@switchboard/core';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
-import { formatTable } from '../cli-io.js';
+import { formatTable, writeWarnings } from '../cli-io.js';
 import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
 import { exportServers, installGateway } from './servers-export.js';
@@ -145,7 +145,7 @@ async function importServers(context: CommandContext): Promise<number> {
     });
     return ExitCode.ok;
   }
-  for (const warning of imported.warnings) context.io.stderr.write(`warning: ${warning}\n`);
+  writeWarnings(context.io, imported.warnings);
   context.io.stdout.write(
     `Imported ${added.length} server${added.length === 1 ? '' : 's'} from ${imported.sources.map((source) => source.path).join(', ') || from} into ${path}` +
       `${added.length ? `: ${added.join(', ')}` : ''}.\n`,

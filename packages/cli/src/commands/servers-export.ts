@@ -25,6 +25,7 @@ import { SwitchboardError } from '@switchboard/core';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
+import { writeWarnings } from '../cli-io.js';
 import { configPathForWrite, printJson } from '../cli-session.js';
 import { didYouMean } from '../suggest.js';
 
@@ -59,7 +60,7 @@ function locationOptions(context: CommandContext) {
 /** Prints the plan's warnings and diff; returns whether to write. */
 async function reviewPlan(context: CommandContext, plan: ExportPlan, what: string): Promise<boolean> {
   const { io, values } = context;
-  for (const warning of plan.warnings) io.stderr.write(`warning: ${warning}\n`);
+  writeWarnings(io, plan.warnings);
   if (!plan.changed) {
     if (!context.global.json) io.stdout.write(`${plan.file} already has ${what}: nothing to change.\n`);
     return false;
@@ -216,7 +217,7 @@ async function serversToCopy(
     cwd: context.io.cwd,
     env: context.io.env,
   });
-  for (const warning of imported.warnings) context.io.stderr.write(`warning: ${warning}\n`);
+  writeWarnings(context.io, imported.warnings);
   const copied: Record<string, ServerConfig> = {};
   for (const name of plan.removed) {
     const entry = imported.mcpServers[name];
