@@ -5,7 +5,7 @@
 import type { CommandSpec } from '../cli-command.js';
 
 /**
- * The hosts `--from` and `--to` take: `importFormats` of @switchboard/client, written out here so
+ * The hosts `--from` and `--to` take: `hostIds` of @switchboard/client, written out here so
  * that the spec loads without the client (test/command-specs.test.ts keeps the two lists equal).
  */
 export const serverHosts = [

@@ -4,9 +4,9 @@
  */
 import {
   addServer,
-  type ImportFormat,
+  hostIds,
   importConfig,
-  importFormats,
+  isHostId,
   readConfigFile,
   removeServer,
   type ServerConfig,
@@ -112,11 +112,11 @@ async function remove(context: CommandContext, name: string | undefined): Promis
 
 async function importServers(context: CommandContext): Promise<number> {
   const from = context.values.from;
-  if (typeof from !== 'string' || !importFormats.includes(from as ImportFormat)) {
-    throw new UsageError(`--from must be one of ${importFormats.join(', ')}.`);
+  if (typeof from !== 'string' || !isHostId(from)) {
+    throw new UsageError(`--from must be one of ${hostIds.join(', ')}.`);
   }
   const imported = await importConfig({
-    from: from as ImportFormat,
+    from,
     home: homeOf(context),
     cwd: context.io.cwd,
     env: context.io.env,

@@ -33,10 +33,16 @@ import { describeType, type ValidationSink, validateServerEntry } from './valida
 
 export type { InputResolver, VsCodeInput } from './editor-placeholders.js';
 
-/** Tools whose config files `importConfig` reads (every host module). */
+/**
+ * Tools whose config files `importConfig` reads (every host module).
+ * @deprecated The same as `HostId`; kept so code written against earlier releases compiles.
+ */
 export type ImportFormat = HostId;
 
-/** Every format `importConfig` reads. */
+/**
+ * Every format `importConfig` reads.
+ * @deprecated The same list as `hostIds`.
+ */
 export const importFormats: readonly ImportFormat[] = hostIds;
 
 /** Options of {@link importConfig}. */
