@@ -16,8 +16,8 @@ export interface UiHarness {
   readonly ui: UiProcess;
   readonly config: UiConfig;
   readonly page: Page;
-  /** Opens the printed URL (token and all), or `path` on the same origin after it. */
-  open(path?: string): Promise<Page>;
+  /** Opens the printed URL (token and all), with `hash` (`#/log`) when given: one navigation. */
+  open(hash?: string): Promise<Page>;
   /** Also copy this test's screenshot to `docs/images/<name>.png` (see screenshots.ts). */
   readmeImage(name: string): void;
 }
@@ -72,12 +72,11 @@ export function useUiHarness(options: { extraServers?: Record<string, unknown> }
     get page() {
       return need(page, 'the page');
     },
-    async open(path?: string) {
+    async open(hash?: string) {
       const current = need(page, 'the page');
       const running = need(ui, 'switchboard ui');
-      // The token URL first: it sets the cookie every later request (and path) relies on.
-      await current.goto(running.url);
-      if (path !== undefined) await current.goto(new URL(path, running.origin).toString());
+      // Always the token URL: the page takes the token from it (and the process sets its cookie).
+      await current.goto(hash === undefined ? running.url : `${running.url}${hash}`);
       return current;
     },
     readmeImage(name: string) {

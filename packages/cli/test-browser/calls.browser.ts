@@ -1,0 +1,136 @@
+/**
+ * Calling tools from the generated form, against the real servers: text, an image, progress and
+ * cancel, an elicitation answered in the page, the approval prompt of a destructive tool (approve
+ * and deny, checked on disk), and a validation error shown at its field before anything is sent.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { findAccessibilityViolations, formatViolations } from './accessibility.js';
+import { useUiHarness } from './ui-harness.js';
+import { expectText, field, LIVE_TIMEOUT_MS, resultRegion, toolHash } from './ui-page.js';
+
+describe('switchboard ui: calls', () => {
+  const harness = useUiHarness();
+
+  async function openTool(server: string, tool: string): Promise<Page> {
+    const page = await harness.open(toolHash(server, tool));
+    await page.getByRole('button', { name: 'Call tool', exact: true }).waitFor({ timeout: LIVE_TIMEOUT_MS });
+    return page;
+  }
+
+  it('calls echo through the generated form and shows the text in the Result region', async () => {
+    const page = await openTool('everything', 'echo');
+    harness.readmeImage('ui-call');
+    await field(page, 'message').fill('hello from chromium');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    await expectText(resultRegion(page), /Echo: hello from chromium/);
+  });
+
+  it('renders get-tiny-image as an image that has loaded', async () => {
+    const page = await openTool('everything', 'get-tiny-image');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const image = resultRegion(page).getByRole('img', { name: 'image result' }).first();
+    await image.waitFor({ timeout: LIVE_TIMEOUT_MS });
+    await expect
+      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth), {
+        timeout: LIVE_TIMEOUT_MS,
+      })
+      .toBeGreaterThan(0);
+    expect(await image.evaluate((element) => (element as HTMLImageElement).complete)).toBe(true);
+  });
+
+  it('shows the progress of trigger-long-running-operation and cancels it', async () => {
+    const page = await openTool('everything', 'trigger-long-running-operation');
+    // 20 steps of 1 s: long enough to see progress and cancel well before the end.
+    await field(page, 'duration').fill('20');
+    await field(page, 'steps').fill('20');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const progress = page.getByRole('progressbar', { name: 'Progress' });
+    await progress.waitFor({ timeout: LIVE_TIMEOUT_MS });
+    await expect
+      .poll(
+        async () =>
+          Number((await progress.getAttribute('aria-valuenow')) ?? (await progress.getAttribute('value'))),
+        {
+          timeout: LIVE_TIMEOUT_MS,
+        },
+      )
+      .toBeGreaterThanOrEqual(1);
+    await page.getByRole('button', { name: 'Cancel call', exact: true }).click();
+    await expectText(resultRegion(page), /cancelled/i);
+    expect(await resultRegion(page).innerText()).not.toMatch(/Long running operation completed/);
+  });
+
+  it('answers the elicitation of trigger-elicitation-request in the page', async () => {
+    const page = await openTool('everything', 'trigger-elicitation-request');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const submit = page.getByRole('button', { name: 'Submit', exact: true });
+    await submit.waitFor({ timeout: LIVE_TIMEOUT_MS });
+    harness.readmeImage('ui-elicitation');
+    await field(page, 'name').fill('Ada Lovelace');
+    await submit.click();
+    await expectText(resultRegion(page), /Name: Ada Lovelace/);
+    expect(await resultRegion(page).innerText()).toMatch(/User provided the requested information/);
+  });
+
+  it('asks approval for a destructive tool: Approve runs it', async () => {
+    const target = join(harness.config.dataDir, 'approved.txt');
+    const page = await openTool('files', 'write_file');
+    await field(page, 'path').fill(target);
+    await field(page, 'content').fill('written after approval');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const approve = page.getByRole('button', { name: 'Approve', exact: true });
+    await approve.waitFor({ timeout: LIVE_TIMEOUT_MS });
+    // Nothing has run while the question is open.
+    expect(existsSync(target)).toBe(false);
+    await approve.click();
+    await expectText(resultRegion(page), /Successfully wrote/i);
+    expect(readFileSync(target, 'utf8')).toBe('written after approval');
+  });
+
+  it('asks approval for a destructive tool: Deny refuses it', async () => {
+    const target = join(harness.config.dataDir, 'denied.txt');
+    const page = await openTool('files', 'write_file');
+    await field(page, 'path').fill(target);
+    await field(page, 'content').fill('never written');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const deny = page.getByRole('button', { name: 'Deny', exact: true });
+    await deny.waitFor({ timeout: LIVE_TIMEOUT_MS });
+    await deny.click();
+    await expectText(resultRegion(page), /refused|denied/i);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('shows a validation error at the field and sends nothing', async () => {
+    const page = await openTool('everything', 'get-sum');
+    // `a` is required and left empty; `b` is given.
+    await field(page, 'b').fill('2');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const a = field(page, 'a');
+    await expect.poll(() => a.getAttribute('aria-invalid'), { timeout: LIVE_TIMEOUT_MS }).toBe('true');
+    // The message is next to the field and tied to it (aria-describedby or aria-errormessage).
+    const message = await a.evaluate((input) => {
+      const ids = `${input.getAttribute('aria-describedby') ?? ''} ${input.getAttribute('aria-errormessage') ?? ''}`;
+      return ids
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    });
+    expect(message).toMatch(/required|missing/i);
+    expect(await field(page, 'b').getAttribute('aria-invalid')).not.toBe('true');
+    const result = resultRegion(page);
+    expect((await result.count()) === 0 || !/The sum of/.test(await result.innerText())).toBe(true);
+  });
+
+  it('the tool page with its call form has no serious or critical accessibility violations', async () => {
+    const page = await openTool('everything', 'echo');
+    await field(page, 'message').fill('axe');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    await expectText(resultRegion(page), /Echo: axe/);
+    const violations = await findAccessibilityViolations(page);
+    expect(violations, formatViolations('Tool page', violations)).toEqual([]);
+  });
+});
