@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { findAccessibilityViolations, formatViolations } from './accessibility.js';
 import { useUiHarness } from './ui-harness.js';
-import { expectText, field, LIVE_TIMEOUT_MS, resultRegion, toolHash } from './ui-page.js';
+import { expectText, field, LIVE_TIMEOUT_MS, resultRegion, toolHash, visibleText } from './ui-page.js';
 
 describe('switchboard ui: calls', () => {
   const harness = useUiHarness();
@@ -60,7 +60,7 @@ describe('switchboard ui: calls', () => {
       .toBeGreaterThanOrEqual(1);
     await page.getByRole('button', { name: 'Cancel call', exact: true }).click();
     await expectText(resultRegion(page), /cancelled/i);
-    expect(await resultRegion(page).innerText()).not.toMatch(/Long running operation completed/);
+    expect(await visibleText(resultRegion(page))).not.toMatch(/Long running operation completed/);
   });
 
   it('answers the elicitation of trigger-elicitation-request in the page', async () => {
@@ -72,7 +72,7 @@ describe('switchboard ui: calls', () => {
     await field(page, 'name').fill('Ada Lovelace');
     await submit.click();
     await expectText(resultRegion(page), /Name: Ada Lovelace/);
-    expect(await resultRegion(page).innerText()).toMatch(/User provided the requested information/);
+    expect(await visibleText(resultRegion(page))).toMatch(/User provided the requested information/);
   });
 
   it('asks approval for a destructive tool: Approve runs it', async () => {
@@ -122,7 +122,7 @@ describe('switchboard ui: calls', () => {
     expect(message).toMatch(/required|missing/i);
     expect(await field(page, 'b').getAttribute('aria-invalid')).not.toBe('true');
     const result = resultRegion(page);
-    expect((await result.count()) === 0 || !/The sum of/.test(await result.innerText())).toBe(true);
+    expect((await result.count()) === 0 || !/The sum of/.test(await visibleText(result))).toBe(true);
   });
 
   it('the tool page with its call form has no serious or critical accessibility violations', async () => {

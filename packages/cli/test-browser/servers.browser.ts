@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { findAccessibilityViolations, formatViolations } from './accessibility.js';
 import { useUiHarness } from './ui-harness.js';
-import { expectServerConnected, serverRow } from './ui-page.js';
+import { expectServerConnected, serverRow, visibleText } from './ui-page.js';
 
 describe('switchboard ui: servers', () => {
   const harness = useUiHarness();
@@ -16,7 +16,7 @@ describe('switchboard ui: servers', () => {
     await expectServerConnected(page, 'everything');
     await expectServerConnected(page, 'files');
     // The figures come from the servers themselves: server-everything has more than ten tools.
-    const everything = await serverRow(page, 'everything').innerText();
+    const everything = await visibleText(serverRow(page, 'everything'));
     expect(everything).toMatch(/stdio/);
     expect(await page.getByRole('link', { name: 'everything', exact: true }).count()).toBe(1);
   });

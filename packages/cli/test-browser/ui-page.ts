@@ -10,6 +10,15 @@ import { expect } from 'vitest';
 /** How long a live change (a connection, an SSE event, a call's end) may take before a test fails. */
 export const LIVE_TIMEOUT_MS = 30_000;
 
+/**
+ * The text a user sees in `locator` (its first match): rendered text, so the collapsed raw JSON of a
+ * result or a hidden element does not count. Playwright's `innerText`, not the DOM property.
+ */
+export function visibleText(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: what is shown is the point; textContent includes hidden text.
+  return locator.first().innerText();
+}
+
 /** The row of the Servers table whose name link is `server`. */
 export function serverRow(page: Page, server: string): Locator {
   return page.getByRole('row').filter({ has: page.getByRole('link', { name: server, exact: true }) });
@@ -19,7 +28,7 @@ export function serverRow(page: Page, server: string): Locator {
 export async function expectServerConnected(page: Page, server: string): Promise<void> {
   const row = serverRow(page, server);
   await expect
-    .poll(async () => ((await row.count()) === 1 ? await row.innerText() : `no row for ${server}`), {
+    .poll(async () => ((await row.count()) === 1 ? await visibleText(row) : `no row for ${server}`), {
       timeout: LIVE_TIMEOUT_MS,
       interval: 100,
     })
@@ -43,13 +52,10 @@ export async function expectText(
   timeout = LIVE_TIMEOUT_MS,
 ): Promise<void> {
   await expect
-    .poll(
-      async () => ((await locator.count()) > 0 ? await locator.first().innerText() : '(not in the page)'),
-      {
-        timeout,
-        interval: 100,
-      },
-    )
+    .poll(async () => ((await locator.count()) > 0 ? await visibleText(locator) : '(not in the page)'), {
+      timeout,
+      interval: 100,
+    })
     .toMatch(pattern);
 }
 
