@@ -146,6 +146,7 @@ export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './m
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { CreatedTask } from './protocol-client.js';
 export { ProtocolClient } from './protocol-client.js';
+export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-message-tap.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
 export type {

@@ -47,6 +47,7 @@ import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientErr
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
 import { withHelperHeaders } from './headers-helper.js';
 import { ProtocolClient, withCallRoute } from './protocol-client.js';
+import { type ProtocolMessageListener, tapProtocolMessages } from './protocol-message-tap.js';
 import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from './protocol-version.js';
 import { createRedactingLogger } from './redacting-logger.js';
 import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
@@ -115,6 +116,11 @@ export interface McpClientOptions {
   onLog?: (message: LoggingMessageNotification['params']) => void;
   /** Receives `notifications/resources/updated` for subscribed resources. */
   onResourceUpdated?: (uri: string) => void;
+  /**
+   * Receives a redacted copy of every JSON-RPC message sent to and received from the server, the
+   * version probe and `initialize` included (protocol logs, inspectors). Costs nothing when unset.
+   */
+  onMessage?: ProtocolMessageListener;
   /** More strings to keep out of logs and errors (the entry's env and header values always are). */
   secrets?: string[];
   /** OAuth of a remote server: token store and how a sign-in URL is opened (none by default: `NEEDS_AUTH`). */
@@ -280,6 +286,8 @@ export async function createMcpClient(
   // A headersHelper runs at every connect (tokens it mints are short-lived), before the transport is made.
   const entry = isServerEntry(source) ? await withHelperHeaders(name, source, settings.redactor) : source;
   const handle = transportHandle(name, entry, options, settings);
+  // Before the SDK sees the transport: the version probe is the first message.
+  if (options.onMessage) tapProtocolMessages(handle.transport, options.onMessage, settings.redactor);
   const router = new ServerRequestRouter(
     name,
     {
