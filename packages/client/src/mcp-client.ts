@@ -50,8 +50,8 @@ import { ProtocolClient, withCallRoute } from './protocol-client.js';
 import { type ProtocolMessageListener, tapProtocolMessages } from './protocol-message-tap.js';
 import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from './protocol-version.js';
 import { createRedactingLogger } from './redacting-logger.js';
-import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
-import { authSecrets, type ClientAuthOptions } from './server-auth.js';
+import { createRedactor, type Redactor } from './redactor.js';
+import type { ClientAuthOptions } from './server-auth.js';
 import { isServerEntry, type ServerEntry } from './server-entry.js';
 import {
   type CallServerRequestHandlers,
@@ -60,6 +60,7 @@ import {
   type SamplingHandler,
   ServerRequestRouter,
 } from './server-request-router.js';
+import { serverSecrets } from './server-secrets.js';
 import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
 import {
   type ConnectionFacts,
@@ -340,11 +341,7 @@ function connectSettings(
   options: McpClientOptions,
 ): ConnectSettings {
   const entry = isServerEntry(source) ? source : undefined;
-  const redactor = createRedactor([
-    ...(entry ? collectSecrets(entry) : []),
-    ...(entry ? authSecrets(entry) : []),
-    ...(options.secrets ?? []),
-  ]);
+  const redactor = createRedactor([...(entry ? serverSecrets(entry) : []), ...(options.secrets ?? [])]);
   const pin = options.protocolVersion ?? entry?.protocolVersion;
   if (pin !== undefined) checkProtocolVersion(String(pin), `MCP server "${name}"`);
   return {
