@@ -1,0 +1,4 @@
+/** Pending requests (being built). */
+export function PendingRequests() {
+  return null;
+}
