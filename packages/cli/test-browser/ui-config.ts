@@ -26,8 +26,13 @@ export interface UiConfig {
   cleanup(): void;
 }
 
-/** Writes `{ mcpServers: { everything, files, …extra } }` to a fresh temp folder. */
-export function createUiConfig(options: { extraServers?: Record<string, unknown> } = {}): UiConfig {
+/**
+ * Writes `{ mcpServers: { everything, files, …extraServers } }` to a fresh temp folder; `only` keeps
+ * just the named ones of the two (the bench loads the page against server-everything alone).
+ */
+export function createUiConfig(
+  options: { extraServers?: Record<string, unknown>; only?: Array<'everything' | 'files'> } = {},
+): UiConfig {
   const root = mkdtempSync(join(tmpdir(), 'switchboard-ui-test-'));
   const home = join(root, 'home');
   const dataDir = join(root, 'data');
@@ -35,11 +40,12 @@ export function createUiConfig(options: { extraServers?: Record<string, unknown>
   mkdirSync(dataDir);
   writeFileSync(join(dataDir, 'notes.txt'), 'hello from the browser test\n');
   const file = join(root, 'mcp.json');
-  const servers = {
+  const standard = {
     everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
     files: { command: process.execPath, args: [serverScript('server-filesystem'), dataDir] },
-    ...options.extraServers,
   };
+  const kept = Object.entries(standard).filter(([name]) => options.only?.includes(name as 'files') ?? true);
+  const servers = { ...Object.fromEntries(kept), ...options.extraServers };
   writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
   return { root, home, file, dataDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
