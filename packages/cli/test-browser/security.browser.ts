@@ -29,10 +29,18 @@ describe('switchboard ui: token, Origin and Host', () => {
     });
     expect(withToken.status).toBe(200);
     expect(Array.isArray(JSON.parse(withToken.body))).toBe(true);
-    const page = await rawRequest(origin, `/?token=${encodeURIComponent(harness.ui.token)}`);
+    // The printed URL: the token becomes an HttpOnly, SameSite=Strict cookie (named after the port)
+    // and the page load is sent on without it, so the token leaves the address bar.
+    const printed = await rawRequest(origin, `/?token=${encodeURIComponent(harness.ui.token)}`);
+    expect(printed.status).toBe(303);
+    expect(printed.headers.location).toBe('/');
+    const cookie = String(printed.headers['set-cookie']);
+    expect(cookie).toMatch(/^switchboard_ui_token_\d+=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    const page = await rawRequest(origin, '/', { headers: { Cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<html');
-    expect(String(page.headers['set-cookie'])).toMatch(/switchboard_ui_token=.*HttpOnly/i);
   });
 
   it('refuses a foreign Origin (403) even with the token, and accepts its own', async () => {
@@ -71,6 +79,8 @@ describe('switchboard ui: token, Origin and Host', () => {
       foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
     });
     afterAll(async () => {
+      // The browser keeps its connection alive; close it, or close() waits for it.
+      foreign.closeAllConnections();
       await new Promise((resolve) => foreign.close(resolve));
     });
 
@@ -78,7 +88,9 @@ describe('switchboard ui: token, Origin and Host', () => {
       // The real page first, in the same browser: it holds the token cookie now.
       const page = await harness.open();
       const cookies = await page.context().cookies(harness.ui.origin);
-      expect(cookies.map((cookie) => cookie.name)).toContain('switchboard_ui_token');
+      expect(cookies.map((cookie) => cookie.name)).toContain(
+        `switchboard_ui_token_${new URL(harness.ui.origin).port}`,
+      );
 
       await page.goto(`${foreignOrigin}/`);
       const answered = page.waitForResponse((response) =>
