@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { UiLogEntry } from '../src/ui/ui-api.js';
 import { findAccessibilityViolations, formatViolations } from './accessibility.js';
 import { useUiHarness } from './ui-harness.js';
+import { apiRequest } from './ui-http.js';
 import { expectText, field, LIVE_TIMEOUT_MS, resultRegion, toolHash, visibleText } from './ui-page.js';
 
 describe('switchboard ui: calls', () => {
@@ -103,15 +105,20 @@ describe('switchboard ui: calls', () => {
     expect(existsSync(target)).toBe(false);
   });
 
-  it('shows a validation error at the field and sends nothing', async () => {
-    const page = await openTool('everything', 'get-sum');
-    // `a` is required and left empty; `b` is given.
-    await field(page, 'b').fill('2');
-    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
-    const a = field(page, 'a');
-    await expect.poll(() => a.getAttribute('aria-invalid'), { timeout: LIVE_TIMEOUT_MS }).toBe('true');
-    // The message is next to the field and tied to it (aria-describedby or aria-errormessage).
-    const message = await a.evaluate((input) => {
+  /** How many `tools/call` requests for `tool` went out to a server so far (from the protocol log). */
+  async function callsSent(tool: string): Promise<number> {
+    const log = await apiRequest<UiLogEntry[]>(harness.ui, 'GET', '/api/log');
+    return log.filter(
+      (entry) =>
+        entry.direction === 'out' &&
+        entry.method === 'tools/call' &&
+        (entry.message as { params?: { name?: string } }).params?.name === tool,
+    ).length;
+  }
+
+  /** The text of the messages tied to a field (aria-describedby / aria-errormessage). */
+  function fieldMessages(page: Page, property: string): Promise<string> {
+    return field(page, property).evaluate((input) => {
       const ids = `${input.getAttribute('aria-describedby') ?? ''} ${input.getAttribute('aria-errormessage') ?? ''}`;
       return ids
         .split(/\s+/)
@@ -119,10 +126,38 @@ describe('switchboard ui: calls', () => {
         .map((id) => document.getElementById(id)?.textContent ?? '')
         .join(' ');
     });
-    expect(message).toMatch(/required|missing/i);
+  }
+
+  it('shows a validation error at the field and sends nothing: a required field left empty', async () => {
+    const page = await openTool('everything', 'get-sum');
+    const before = await callsSent('get-sum');
+    // `a` is required and left empty; `b` is given.
+    await field(page, 'b').fill('2');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    await expect
+      .poll(() => field(page, 'a').getAttribute('aria-invalid'), { timeout: LIVE_TIMEOUT_MS })
+      .toBe('true');
+    expect(await fieldMessages(page, 'a')).toMatch(/required|missing/i);
     expect(await field(page, 'b').getAttribute('aria-invalid')).not.toBe('true');
-    const result = resultRegion(page);
-    expect((await result.count()) === 0 || !/The sum of/.test(await visibleText(result))).toBe(true);
+    expect(await visibleText(resultRegion(page))).not.toMatch(/The sum of/);
+    expect(await callsSent('get-sum')).toBe(before);
+  });
+
+  it('shows a validation error at the field and sends nothing: a value of the wrong type (Raw JSON)', async () => {
+    // A number box takes no text, so the wrong type goes in through the raw-JSON mode.
+    const page = await openTool('everything', 'get-sum');
+    const before = await callsSent('get-sum');
+    await page.getByRole('button', { name: 'Raw JSON', exact: true }).click();
+    await field(page, 'Arguments (JSON)').fill('{ "a": "three", "b": 2 }');
+    await page.getByRole('button', { name: 'Call tool', exact: true }).click();
+    const box = field(page, 'Arguments (JSON)');
+    await expect.poll(() => box.getAttribute('aria-invalid'), { timeout: LIVE_TIMEOUT_MS }).toBe('true');
+    const message = await fieldMessages(page, 'Arguments (JSON)');
+    expect(message).toContain('/a');
+    expect(message).toMatch(/number/i);
+    expect(message).not.toContain('/b');
+    expect(await visibleText(resultRegion(page))).not.toMatch(/The sum of/);
+    expect(await callsSent('get-sum')).toBe(before);
   });
 
   it('the tool page with its call form has no serious or critical accessibility violations', async () => {
