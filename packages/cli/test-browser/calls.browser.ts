@@ -63,6 +63,16 @@ describe('switchboard ui: calls', () => {
     await page.getByRole('button', { name: 'Cancel call', exact: true }).click();
     await expectText(resultRegion(page), /cancelled/i);
     expect(await visibleText(resultRegion(page))).not.toMatch(/Long running operation completed/);
+    // The server was told: notifications/cancelled went out on the wire.
+    await expect
+      .poll(
+        async () =>
+          (await apiRequest<UiLogEntry[]>(harness.ui, 'GET', '/api/log')).filter(
+            (entry) => entry.direction === 'out' && entry.method === 'notifications/cancelled',
+          ).length,
+        { timeout: LIVE_TIMEOUT_MS },
+      )
+      .toBeGreaterThan(0);
   });
 
   it('answers the elicitation of trigger-elicitation-request in the page', async () => {
