@@ -45,17 +45,20 @@ async function startCall(server: string, tool: string, args: Record<string, unkn
 }
 
 const callEnd = (callId: string) => events.next(eventOf('call-end', (event) => event.call.callId === callId));
-const pendingOf = <K extends UiPendingRequest['kind']>(
+const pendingOf = async <K extends UiPendingRequest['kind']>(
   kind: K,
   condition: (request: Extract<UiPendingRequest, { kind: K }>) => boolean,
-) =>
-  events.next(
+): Promise<{ request: Extract<UiPendingRequest, { kind: K }> }> => {
+  const event = await events.next(
     eventOf(
       'pending',
-      (event) =>
-        event.request.kind === kind && condition(event.request as Extract<UiPendingRequest, { kind: K }>),
+      (candidate) =>
+        candidate.request.kind === kind &&
+        condition(candidate.request as Extract<UiPendingRequest, { kind: K }>),
     ),
   );
+  return { request: event.request as Extract<UiPendingRequest, { kind: K }> };
+};
 const textOf = (call: UiCall) =>
   JSON.stringify((call.result as { content?: unknown })?.content ?? call.result);
 
