@@ -36,9 +36,13 @@ export interface EventReader {
 /** Starts a session over `servers` (config entries), with a page folder holding a stub index.html. */
 export async function startUi(
   servers: Record<string, unknown>,
-  options: { env?: Record<string, string> } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Run in this sandbox (its home: the store, sign-ins) and leave it for the caller to clean up. */
+    sandbox?: ReturnType<typeof createSandbox>;
+  } = {},
 ): Promise<UiHarness> {
-  const sandbox = createSandbox();
+  const sandbox = options.sandbox ?? createSandbox();
   mkdirSync(sandbox.home, { recursive: true });
   mkdirSync(sandbox.cwd, { recursive: true });
   const configFile = join(sandbox.root, 'mcp.json');
@@ -90,7 +94,7 @@ export async function startUi(
       for (const reader of readers) reader.close();
       await server.close();
       await session.close();
-      sandbox.cleanup();
+      if (!options.sandbox) sandbox.cleanup();
       if (process.env.SWITCHBOARD_UI_TEST_STDERR) process.stderr.write(stderr);
     },
   };
