@@ -8,9 +8,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '../src/cli-command.js';
+import { createUiServer, type UiServerHandle } from '../src/inspector/ui-server.js';
+import { createUiSession, type UiSession } from '../src/inspector/ui-session.js';
 import type { UiEvent } from '../src/ui/ui-api.js';
-import { createUiServer, type UiServerHandle } from '../src/ui/ui-server.js';
-import { createUiSession, type UiSession } from '../src/ui/ui-session.js';
 import { createSandbox } from './run-cli-helper.js';
 
 /** A running session and its server. */

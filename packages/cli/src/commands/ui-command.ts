@@ -2,9 +2,9 @@
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger } from '../cli-session.js';
+import { createUiServer } from '../inspector/ui-server.js';
+import { createUiSession } from '../inspector/ui-session.js';
 import { openInBrowser } from '../open-in-browser.js';
-import { createUiServer } from '../ui/ui-server.js';
-import { createUiSession } from '../ui/ui-session.js';
 
 /** Runs `switchboard ui` (its flags and help: `uiCommandSpec`). */
 export async function runUiCommand(context: CommandContext): Promise<number> {

@@ -19,10 +19,6 @@ import { showsLogLevel } from '../cli-log-level.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { storePathOf } from '../registry-store-of.js';
 import { signInServer } from '../server-sign-in.js';
-import { createMetricsHistory, type MetricsHistory } from './metrics-history.js';
-import { createPendingRequests, type PendingRequests } from './pending-requests.js';
-import { createProtocolLog, type ProtocolLog } from './protocol-log.js';
-import { createServerQuestions } from './server-questions.js';
 import type {
   UiAddServerRequest,
   UiCall,
@@ -38,7 +34,11 @@ import type {
   UiSignIn,
   UiToolDetail,
   UiToolSummary,
-} from './ui-api.js';
+} from '../ui/ui-api.js';
+import { createMetricsHistory, type MetricsHistory } from './metrics-history.js';
+import { createPendingRequests, type PendingRequests } from './pending-requests.js';
+import { createProtocolLog, type ProtocolLog } from './protocol-log.js';
+import { createServerQuestions } from './server-questions.js';
 import { createUiCalls, type UiCalls } from './ui-calls.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 import { createUiEventStream, type UiEventStream } from './ui-event-stream.js';

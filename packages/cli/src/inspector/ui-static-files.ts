@@ -3,6 +3,10 @@
  * the `switchboard` bin is an esbuild bundle whose chunks sit in `dist/chunks/`, the library is
  * tsc's output in `dist/`, tests run the sources in `src/` — so the folder is found by walking up
  * to the package's own `package.json`, not by a fixed relative path.
+ *
+ * The process's own modules live in `src/inspector/`, not `src/ui/` (which holds only the
+ * contract, `ui-api.ts`, types the page imports): tsc writes `src/x/` to `dist/x/`, and the page's
+ * build replaces `dist/ui/` whole — it would delete them, and they would be served as page files.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
