@@ -136,6 +136,8 @@ describe('switchboard ui: who may talk to it', () => {
       session: ui.session,
       staticDir: mkdtempSync(join(tmpdir(), 'sb-ui-none-')),
     });
+    expect(empty.pageBuilt).toBe(false);
+    expect(ui.server.pageBuilt).toBe(true);
     try {
       const answer = await rawRequest(empty, '/', { 'x-switchboard-token': empty.token });
       expect(answer.status).toBe(503);

@@ -158,9 +158,14 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
 
   // Step 5: the server list, published whenever it changes (checked on the metrics beat too).
   let lastServers = '';
-  const serverView = (name: string, record: ServerRecord): UiServer => {
+  const serverView = (
+    name: string,
+    record: ServerRecord,
+    stats = connection.metrics().servers,
+    statuses = connection.status(),
+  ): UiServer => {
     const inConnection = connection.servers.includes(name);
-    const status = inConnection ? connection.status()[name] : undefined;
+    const status = inConnection ? statuses[name] : undefined;
     return toUiServer({
       name,
       origin: record.origin,
@@ -168,12 +173,17 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
       ...(status ? { status } : {}),
       disconnected: record.disconnected,
       ...(record.lastError ? { lastError: record.lastError } : {}),
-      ...(connection.metrics().servers[name] ? { stats: connection.metrics().servers[name] } : {}),
+      ...(stats[name] ? { stats: stats[name] } : {}),
       tools: inConnection ? toolsOf(name) : [],
       redact: redaction.text,
     });
   };
-  const servers = () => [...records].map(([name, record]) => serverView(name, record));
+  const servers = () => {
+    // One snapshot for the whole list: each computes every server's percentiles.
+    const stats = connection.metrics().servers;
+    const statuses = connection.status();
+    return [...records].map(([name, record]) => serverView(name, record, stats, statuses));
+  };
   function publishServers(): void {
     const list = servers();
     const text = JSON.stringify(list);

@@ -72,6 +72,8 @@ const contentSecurityPolicy = [
 /** Serves the files of one folder. */
 export interface UiStaticFiles {
   readonly directory: string | undefined;
+  /** Whether the folder holds the page (`index.html`). */
+  built(): boolean;
   /** Answers `pathname` from the folder (`/` and paths without an extension: `index.html`, the page's own routes). */
   serve(pathname: string, response: ServerResponse, headOnly: boolean): Promise<void>;
 }
@@ -86,10 +88,12 @@ export function createUiStaticFiles(directory: string | undefined): UiStaticFile
       context: { directory: root ?? null },
     });
 
+  const built = () => root !== undefined && existsSync(join(root, 'index.html'));
   return {
     directory: root,
+    built,
     async serve(pathname, response, headOnly) {
-      if (root === undefined || !existsSync(join(root, 'index.html'))) throw missing();
+      if (root === undefined || !built()) throw missing();
       let relative: string;
       try {
         relative = decodeURIComponent(pathname);
