@@ -117,7 +117,13 @@ export interface UiProviderForm {
 /** `GET /api/servers/:name/resources` → `UiResources`; `POST /api/servers/:name/resources/read` `{ uri }` → the `ReadResourceResult`. */
 export interface UiResources {
   resources: Array<{ uri: string; name?: string; title?: string; description?: string; mimeType?: string }>;
-  templates: Array<{ uriTemplate: string; name?: string; title?: string; description?: string; mimeType?: string }>;
+  templates: Array<{
+    uriTemplate: string;
+    name?: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }>;
 }
 
 /** `GET /api/servers/:name/prompts` → `UiPrompt[]`; `POST /api/servers/:name/prompts/get` `{ name, arguments }` → the `GetPromptResult`. */
@@ -190,6 +196,8 @@ export interface UiElicitationRequest {
   kind: 'elicitation';
   id: string;
   server: string;
+  /** The call of the page the request belongs to, when it belongs to one. */
+  callId?: string;
   message: string;
   /** Form mode: the flat schema to render (strings, numbers, booleans, enums). */
   requestedSchema?: JsonSchema;
@@ -202,6 +210,8 @@ export interface UiSamplingRequest {
   kind: 'sampling';
   id: string;
   server: string;
+  /** The call of the page the request belongs to, when it belongs to one. */
+  callId?: string;
   /** The messages the server wants a completion for (the sampling/createMessage params). */
   params: unknown;
 }
@@ -253,12 +263,21 @@ export interface UiSelection {
   minScore: number;
   embedder?: string;
   denseUnavailable?: string;
-  tokens: { selectedTokens: number; totalTokens: number; selectedTools: number; totalTools: number; savedTokens: number };
+  tokens: {
+    selectedTokens: number;
+    totalTokens: number;
+    selectedTools: number;
+    totalTools: number;
+    savedTokens: number;
+  };
   durationMs: number;
 }
 
 export interface UiRankedTool {
+  /** The public (namespaced) name, as `alwaysInclude` takes it. */
   name: string;
+  /** The tool's name on its server. */
+  originalName?: string;
   server: string;
   description?: string;
   score: number;
@@ -275,7 +294,10 @@ export interface UiRankedTool {
 /** `GET /api/metrics` → `UiMetrics`. */
 export interface UiMetrics {
   /** Samples taken every few seconds while the page is open: latency p50/p95 and calls per server. */
-  series: Array<{ at: number; servers: Record<string, { calls: number; errors: number; p50?: number; p95?: number }> }>;
+  series: Array<{
+    at: number;
+    servers: Record<string, { calls: number; errors: number; p50?: number; p95?: number }>;
+  }>;
   /** Calls per tool: this process's counts plus the registry store's usage from earlier runs. */
   toolCalls: Array<{ server: string; tool: string; calls: number; errors: number; storedCalls?: number }>;
 }
