@@ -23,6 +23,8 @@ export function useVirtualRows(options: {
   count: number;
   rowHeight: number;
   overscan?: number;
+  /** Space above the first row inside the scrolling box (a sticky header). */
+  paddingStart?: number;
 }): VirtualRows {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -31,6 +33,8 @@ export function useVirtualRows(options: {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => options.rowHeight,
     overscan: options.overscan ?? 12,
+    paddingStart: options.paddingStart ?? 0,
+    scrollPaddingStart: options.paddingStart ?? 0,
     scrollToFn: elementScroll,
     observeElementRect,
     observeElementOffset,

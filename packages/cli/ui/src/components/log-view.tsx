@@ -1,6 +1,7 @@
 /**
  * The protocol log: every JSON-RPC message in and out of each server, live, filterable, in a
- * virtual list (fixed row height) so 10,000+ entries stay responsive. A row opens its JSON.
+ * virtual table (fixed row height) so 10,000+ entries stay responsive — only the rows in view
+ * are in the DOM. A row opens its message's JSON.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatCount } from '../format.js';
@@ -11,7 +12,7 @@ import { LogEntryDetail } from './log-entry-detail.js';
 import { LogFilters } from './log-filters.js';
 import { LogRow } from './log-row.js';
 
-/** Row height in px; the CSS of `.log-row` must match. */
+/** Row height in px (the header's too); `.log-table tr` in app.css must match. */
 const rowHeight = 28;
 
 export function LogView() {
@@ -22,8 +23,9 @@ export function LogView() {
   const [follow, setFollow] = useState(true);
   const [selected, setSelected] = useState<number | undefined>(undefined);
   const shown = useMemo(() => log.filter((entry) => logEntryMatches(entry, filter)), [log, version, filter]);
-  const rows = useVirtualRows({ count: shown.length, rowHeight });
-  const selectedEntry = selected === undefined ? undefined : shown.find((entry) => entry.seq === selected);
+  // The sticky header row takes the first row's height of the scrolling box.
+  const rows = useVirtualRows({ count: shown.length, rowHeight, paddingStart: rowHeight });
+  const selectedEntry = selected === undefined ? undefined : log.find((entry) => entry.seq === selected);
   const serverNames = useMemo(
     () => [...new Set([...servers.map((server) => server.name), ...log.map((entry) => entry.server)])].sort(),
     [servers, version],
@@ -43,7 +45,7 @@ export function LogView() {
         follow={follow}
         onFollow={setFollow}
       />
-      <p class="small muted" aria-live="polite">
+      <p class="small muted">
         {formatCount(shown.length)} of {formatCount(log.length)} messages
       </p>
       <div class="log-body">
@@ -54,21 +56,49 @@ export function LogView() {
           tabIndex={0}
           onWheel={() => follow && setFollow(false)}
         >
-          <ul class="log-list" style={{ height: `${rows.totalSize}px` }}>
-            {rows.items.map((item) => {
-              const entry = shown[item.index];
-              if (entry === undefined) return null;
-              return (
-                <li key={entry.seq} style={{ transform: `translateY(${item.start}px)` }}>
+          <table class="log-table" aria-label="Messages" aria-rowcount={shown.length + 1}>
+            <thead>
+              <tr aria-rowindex={1}>
+                <th scope="col" class="log-time">
+                  Time
+                </th>
+                <th scope="col" class="log-server">
+                  Server
+                </th>
+                <th scope="col" class="log-direction">
+                  Dir.
+                </th>
+                <th scope="col" class="log-type">
+                  Type
+                </th>
+                <th scope="col" class="log-method">
+                  Method
+                </th>
+                <th scope="col" class="log-id">
+                  Id
+                </th>
+                <th scope="col" class="log-summary">
+                  Message
+                </th>
+              </tr>
+            </thead>
+            <tbody style={{ height: `${Math.max(rows.totalSize - rowHeight, 0)}px` }}>
+              {rows.items.map((item) => {
+                const entry = shown[item.index];
+                if (entry === undefined) return null;
+                return (
                   <LogRow
+                    key={entry.seq}
                     entry={entry}
+                    rowIndex={item.index + 2}
+                    top={item.start - rowHeight}
                     selected={entry.seq === selected}
                     onSelect={() => setSelected(entry.seq === selected ? undefined : entry.seq)}
                   />
-                </li>
-              );
-            })}
-          </ul>
+                );
+              })}
+            </tbody>
+          </table>
         </div>
         <LogEntryDetail entry={selectedEntry} />
       </div>

@@ -23,7 +23,10 @@ export function RankingList(props: { selection: UiSelection; listLabel: string; 
         {selection.embedder !== undefined && ` · embedder ${selection.embedder}`}
       </p>
       {selection.denseUnavailable !== undefined && (
-        <p class="small warn-text">Dense signal unavailable: {selection.denseUnavailable}</p>
+        <details class="small dense-unavailable">
+          <summary>Dense signal unavailable: ranked by BM25 alone</summary>
+          <p>{selection.denseUnavailable}</p>
+        </details>
       )}
       <TokenSummary tokens={selection.tokens} />
       <ol aria-label={props.listLabel} class="ranking-list">

@@ -15,7 +15,7 @@ export function ToolCallsChart(props: { toolCalls: UiMetrics['toolCalls'] }) {
       [...props.toolCalls].sort((a, b) => b.calls + (b.storedCalls ?? 0) - (a.calls + (a.storedCalls ?? 0))),
     [props.toolCalls],
   );
-  const bars = sorted.slice(0, maxBars);
+  const bars = sorted.filter((entry) => entry.calls + (entry.storedCalls ?? 0) > 0).slice(0, maxBars);
   const names = bars.map((entry) => `${entry.server}/${entry.tool}`);
   const data = useMemo<uPlot.AlignedData>(
     () => [
@@ -28,7 +28,7 @@ export function ToolCallsChart(props: { toolCalls: UiMetrics['toolCalls'] }) {
   return (
     <section aria-labelledby="tool-calls-heading" class="card">
       <h3 id="tool-calls-heading">Calls per tool</h3>
-      {sorted.length === 0 ? (
+      {bars.length === 0 ? (
         <p class="muted">No calls yet.</p>
       ) : (
         <UplotChart
