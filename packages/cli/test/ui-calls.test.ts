@@ -45,17 +45,20 @@ async function startCall(server: string, tool: string, args: Record<string, unkn
 }
 
 const callEnd = (callId: string) => events.next(eventOf('call-end', (event) => event.call.callId === callId));
-const pendingOf = <K extends UiPendingRequest['kind']>(
+const pendingOf = async <K extends UiPendingRequest['kind']>(
   kind: K,
   condition: (request: Extract<UiPendingRequest, { kind: K }>) => boolean,
-) =>
-  events.next(
+): Promise<{ request: Extract<UiPendingRequest, { kind: K }> }> => {
+  const event = await events.next(
     eventOf(
       'pending',
-      (event) =>
-        event.request.kind === kind && condition(event.request as Extract<UiPendingRequest, { kind: K }>),
+      (candidate) =>
+        candidate.request.kind === kind &&
+        condition(candidate.request as Extract<UiPendingRequest, { kind: K }>),
     ),
   );
+  return { request: event.request as Extract<UiPendingRequest, { kind: K }> };
+};
 const textOf = (call: UiCall) =>
   JSON.stringify((call.result as { content?: unknown })?.content ?? call.result);
 
@@ -221,9 +224,8 @@ describe('switchboard ui: the protocol log', () => {
     expect(text).not.toContain(secret);
     const since = log.at(-1)?.seq ?? 0;
     expect((await ui.api<UiLogEntry[]>('GET', `/api/log?since=${since}&server=everything`)).body).toEqual([]);
-    // The live events carried the same entries, batched.
-    const live = events.received.filter((event) => event.type === 'log').flatMap((event) => event.entries);
-    expect(live.some((entry) => entry.seq === request?.seq)).toBe(true);
+    // The live events carry the same entries, in batches.
+    await events.next(eventOf('log', (event) => event.entries.some((entry) => entry.seq === request?.seq)));
     expect(JSON.stringify(events.received)).not.toContain(secret);
   });
 });
