@@ -8,9 +8,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '../src/cli-command.js';
+import { createUiServer, type UiServerHandle } from '../src/inspector/ui-server.js';
+import { createUiSession, type UiSession } from '../src/inspector/ui-session.js';
 import type { UiEvent } from '../src/ui/ui-api.js';
-import { createUiServer, type UiServerHandle } from '../src/ui/ui-server.js';
-import { createUiSession, type UiSession } from '../src/ui/ui-session.js';
 import { createSandbox } from './run-cli-helper.js';
 
 /** A running session and its server. */
@@ -36,9 +36,13 @@ export interface EventReader {
 /** Starts a session over `servers` (config entries), with a page folder holding a stub index.html. */
 export async function startUi(
   servers: Record<string, unknown>,
-  options: { env?: Record<string, string> } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Run in this sandbox (its home: the store, sign-ins) and leave it for the caller to clean up. */
+    sandbox?: ReturnType<typeof createSandbox>;
+  } = {},
 ): Promise<UiHarness> {
-  const sandbox = createSandbox();
+  const sandbox = options.sandbox ?? createSandbox();
   mkdirSync(sandbox.home, { recursive: true });
   mkdirSync(sandbox.cwd, { recursive: true });
   const configFile = join(sandbox.root, 'mcp.json');
@@ -90,7 +94,7 @@ export async function startUi(
       for (const reader of readers) reader.close();
       await server.close();
       await session.close();
-      sandbox.cleanup();
+      if (!options.sandbox) sandbox.cleanup();
       if (process.env.SWITCHBOARD_UI_TEST_STDERR) process.stderr.write(stderr);
     },
   };

@@ -8,10 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenCookieName } from '../src/inspector/ui-request-guard.js';
+import { createUiServer } from '../src/inspector/ui-server.js';
+import { locateStaticDir } from '../src/inspector/ui-static-files.js';
 import type { UiErrorBody, UiServer, UiToolDetail, UiToolSummary } from '../src/ui/ui-api.js';
-import { tokenCookieName } from '../src/ui/ui-request-guard.js';
-import { createUiServer } from '../src/ui/ui-server.js';
-import { locateStaticDir } from '../src/ui/ui-static-files.js';
 import { serverScript } from './run-cli-helper.js';
 import { rawRequest, startUi, type UiHarness } from './ui-helper.js';
 
@@ -136,6 +136,8 @@ describe('switchboard ui: who may talk to it', () => {
       session: ui.session,
       staticDir: mkdtempSync(join(tmpdir(), 'sb-ui-none-')),
     });
+    expect(empty.pageBuilt).toBe(false);
+    expect(ui.server.pageBuilt).toBe(true);
     try {
       const answer = await rawRequest(empty, '/', { 'x-switchboard-token': empty.token });
       expect(answer.status).toBe(503);

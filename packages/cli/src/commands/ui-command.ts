@@ -2,9 +2,9 @@
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger } from '../cli-session.js';
+import { createUiServer } from '../inspector/ui-server.js';
+import { createUiSession } from '../inspector/ui-session.js';
 import { openInBrowser } from '../open-in-browser.js';
-import { createUiServer } from '../ui/ui-server.js';
-import { createUiSession } from '../ui/ui-session.js';
 
 /** Runs `switchboard ui` (its flags and help: `uiCommandSpec`). */
 export async function runUiCommand(context: CommandContext): Promise<number> {
@@ -35,6 +35,11 @@ export async function runUiCommand(context: CommandContext): Promise<number> {
   context.io.stderr.write(
     `switchboard ui: serving ${session.servers().length} servers on ${server.origin}${open ? ' (opening the browser)' : ''}; Ctrl-C stops it.\n`,
   );
+  if (!server.pageBuilt) {
+    context.io.stderr.write(
+      'switchboard ui: warning: the page is not built (no dist/ui/index.html); the API answers, the page does not. Build it with: pnpm --filter @switchboard/cli build\n',
+    );
+  }
   if (open) openInBrowser(server.url);
 
   await new Promise<void>((resolve) => {

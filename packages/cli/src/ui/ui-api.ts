@@ -67,10 +67,12 @@ export interface UiAddServerRequest {
 }
 
 /**
+ * `POST /api/servers` → 201 `UiServer` (kept, with its `lastError`, when it fails to connect, so it
+ * can be signed in to or removed).
  * `POST /api/servers/:name/connect`, `/reconnect`, `/disconnect` → `UiServer`.
  * `POST /api/servers/:name/sign-in` → `UiSignIn` (starts OAuth: the loopback redirect the CLI's
  * `auth login` uses; the sign-in URL is opened by the process and also returned for the page).
- * `DELETE /api/servers/:name` removes a server added in the page.
+ * `DELETE /api/servers/:name` removes a server added in the page → `UiServer[]` (the servers left).
  */
 export interface UiSignIn {
   server: string;
@@ -140,8 +142,9 @@ export interface UiPrompt {
  * `POST /api/calls` → 202 `UiCallStarted`, or 422 `UiErrorBody` with `fields` when the arguments
  * fail our validator (nothing is sent to the server then). The call's progress, approval prompt
  * and end arrive as events (`call-progress`, `approval`, `call-end`) with its `callId`;
- * `GET /api/calls/:id` → `UiCall` at any time. `POST /api/calls/:id/cancel` cancels it
- * (notifications/cancelled to the server).
+ * `GET /api/calls/:id` → `UiCall` at any time; `GET /api/calls` → `UiCall[]` (the recent ones,
+ * oldest first). `POST /api/calls/:id/cancel` cancels it (notifications/cancelled to the server)
+ * → `UiCall`.
  */
 export interface UiCallRequest {
   server: string;
@@ -216,12 +219,15 @@ export interface UiSamplingRequest {
   params: unknown;
 }
 
-/** `GET /api/pending` → `UiPendingRequest[]` (what is waiting now). */
+/** `GET /api/pending` → `UiPendingRequest[]` (what is waiting now). An answer (`POST /api/pending/:id`) → `{ answered: id }`. */
 export type UiPendingList = UiPendingRequest[];
 
 // ---------------------------------------------------------------- protocol log
 
-/** One JSON-RPC message in or out of a server, redacted like our logs. `GET /api/log?server=&since=` → `UiLogEntry[]` (the ring buffer, oldest first). */
+/**
+ * One JSON-RPC message in or out of a server, redacted like our logs. `GET /api/log?server=&since=&limit=`
+ * → `UiLogEntry[]` (the ring buffer, oldest first; `limit`: only the newest that many).
+ */
 export interface UiLogEntry {
   /** Increasing id; `since` returns entries after it. */
   seq: number;
@@ -250,7 +256,7 @@ export interface UiSelectRequest {
   /** @default 'hybrid' */
   signals?: 'hybrid' | 'dense' | 'lexical';
   alwaysInclude?: string[];
-  /** A folder in the benchmark format (`tools.json` + queries) to rank instead of the connected tools. */
+  /** A folder in the benchmark format (`tools.jsonl`, one tool a line, + `queries.jsonl`) to rank instead of the connected tools; relative to the process's cwd. */
   dataset?: string;
 }
 

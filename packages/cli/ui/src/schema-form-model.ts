@@ -14,6 +14,7 @@ export type FieldKind =
   | 'enum'
   | 'const'
   | 'array'
+  | 'multiEnum'
   | 'object'
   | 'oneOf'
   | 'raw';
@@ -84,7 +85,9 @@ export function fieldKind(schema: JsonSchema, name = ''): FieldKind {
     case 'boolean':
       return 'boolean';
     case 'array':
-      return isRecord(schema.items) ? 'array' : 'raw';
+      if (!isRecord(schema.items)) return 'raw';
+      // An array of enum values is a multi-select (elicitation's multi-select enums).
+      return fieldKind(schema.items) === 'enum' ? 'multiEnum' : 'array';
     case 'object':
       return isRecord(schema.properties) && Object.keys(schema.properties).length > 0 ? 'object' : 'raw';
     default:
@@ -285,9 +288,19 @@ export function placeErrors(
   return placed;
 }
 
+/** A field's hint: its schema's `title` (when it says more than the name) and `description`. */
+export function fieldHint(schema: JsonSchema, name: string): string | undefined {
+  const title = typeof schema.title === 'string' && schema.title !== name ? schema.title : undefined;
+  const description = typeof schema.description === 'string' ? schema.description : undefined;
+  const hint = [title, description].filter((part) => part !== undefined && part !== '').join(' — ');
+  return hint === '' ? undefined : hint;
+}
+
 /** A short type note for a field's label (`integer ≥ 0`, `string, email`). */
 export function typeNote(schema: JsonSchema, kind: FieldKind): string {
-  const notes: string[] = [kind === 'text' ? 'string' : kind === 'raw' ? 'JSON' : kind];
+  const notes: string[] = [
+    kind === 'text' ? 'string' : kind === 'raw' ? 'JSON' : kind === 'multiEnum' ? 'any of' : kind,
+  ];
   if (typeof schema.format === 'string') notes.push(schema.format);
   if (typeof schema.minimum === 'number') notes.push(`≥ ${schema.minimum}`);
   if (typeof schema.maximum === 'number') notes.push(`≤ ${schema.maximum}`);

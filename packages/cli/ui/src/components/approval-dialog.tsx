@@ -2,6 +2,7 @@
 import { prettyJson } from '../format.js';
 import type { UiApprovalRequest } from '../ui-types.js';
 import { usePendingAnswer } from '../use-pending-answer.js';
+import { CodeBlock } from './code-block.js';
 
 export function ApprovalDialog(props: { request: UiApprovalRequest }) {
   const { request } = props;
@@ -22,7 +23,7 @@ export function ApprovalDialog(props: { request: UiApprovalRequest }) {
       </p>
       <details open={true}>
         <summary>Arguments</summary>
-        <pre class="code">{prettyJson(request.arguments)}</pre>
+        <CodeBlock text={prettyJson(request.arguments)} />
       </details>
       {error !== undefined && <p class="error-text">{error}</p>}
       <div class="dialog-buttons">

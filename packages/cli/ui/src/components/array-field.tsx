@@ -1,7 +1,7 @@
 /** An array property: one field per item, with buttons to add and remove items. */
 import type { FieldProps } from '../schema-form-context.js';
 import { useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { initialValue, toPointer } from '../schema-form-model.js';
+import { fieldHint, initialValue, toPointer } from '../schema-form-model.js';
 import type { JsonSchema } from '../ui-types.js';
 import { FieldErrors } from './field-errors.js';
 import { SchemaField } from './schema-field.js';
@@ -12,7 +12,7 @@ export function ArrayField(props: FieldProps) {
   const fieldErrors = errors.get(toPointer(props.path));
   const items = Array.isArray(props.value) ? props.value : [];
   const itemSchema = props.schema.items as JsonSchema;
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const change = (next: unknown[]) => props.onChange(next);
   return (
     <fieldset id={id} aria-describedby={fieldErrors !== undefined ? `${id}-error` : undefined}>

@@ -1,13 +1,13 @@
 /** A boolean property: a checkbox (unset until first ticked, unless required or defaulted). */
 import type { FieldProps } from '../schema-form-context.js';
 import { controlAria, useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { toPointer } from '../schema-form-model.js';
+import { fieldHint, toPointer } from '../schema-form-model.js';
 import { FieldFrame } from './field-frame.js';
 
 export function BooleanField(props: FieldProps) {
   const id = useFieldId(props.path);
   const errors = useSchemaForm().errors.get(toPointer(props.path));
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   return (
     <FieldFrame
       id={id}

@@ -1,13 +1,13 @@
 /** An `enum` (or a `oneOf` of `const`s): a select; "not set" is offered unless required. */
 import type { FieldProps } from '../schema-form-context.js';
 import { controlAria, useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { enumOptions, toPointer } from '../schema-form-model.js';
+import { enumOptions, fieldHint, toPointer } from '../schema-form-model.js';
 import { FieldFrame } from './field-frame.js';
 
 export function EnumField(props: FieldProps) {
   const id = useFieldId(props.path);
   const errors = useSchemaForm().errors.get(toPointer(props.path));
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const options = enumOptions(props.schema);
   const selected = options.findIndex(
     (option) => JSON.stringify(option.value) === JSON.stringify(props.value),

@@ -6,13 +6,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { FieldProps } from '../schema-form-context.js';
 import { controlAria, useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { toPointer, typeNote } from '../schema-form-model.js';
+import { fieldHint, toPointer, typeNote } from '../schema-form-model.js';
 import { FieldFrame } from './field-frame.js';
 
 export function NumberField(props: FieldProps & { integer: boolean }) {
   const id = useFieldId(props.path);
   const errors = useSchemaForm().errors.get(toPointer(props.path));
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const [text, setText] = useState(typeof props.value === 'number' ? String(props.value) : '');
   // A value set from outside (a reset, the raw JSON mode) replaces the text.
   useEffect(() => {

@@ -1,7 +1,7 @@
 /** A nested object property: a fieldset of its properties (`bare`: the properties only). */
 import type { FieldProps } from '../schema-form-context.js';
 import { useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { isRecord, propertiesOf, toPointer } from '../schema-form-model.js';
+import { fieldHint, isRecord, propertiesOf, toPointer } from '../schema-form-model.js';
 import { FieldErrors } from './field-errors.js';
 import { SchemaField } from './schema-field.js';
 
@@ -9,7 +9,7 @@ export function ObjectField(props: FieldProps & { bare?: boolean }) {
   const id = useFieldId(props.path);
   const fieldErrors = useSchemaForm().errors.get(toPointer(props.path));
   const value = isRecord(props.value) ? props.value : {};
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const fields = propertiesOf(props.schema).map((property) => (
     <SchemaField
       key={property.name}

@@ -6,6 +6,7 @@ import {
   branchesOf,
   branchLabel,
   branchOfValue,
+  fieldHint,
   fieldKind,
   initialValue,
   mergeBranch,
@@ -25,7 +26,7 @@ export function OneOfField(props: FieldProps) {
   );
   const [chosen, setChosen] = useState(() => branchOfValue(branches, props.value, root));
   const branch = branches[chosen] ?? {};
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   return (
     <fieldset id={id} aria-describedby={fieldErrors !== undefined ? `${id}-error` : undefined}>
       <legend>

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { errorText, prettyJson } from '../format.js';
 import type { UiPrompt } from '../ui-types.js';
 import { usePage } from '../use-live-store.js';
+import { CodeBlock } from './code-block.js';
 
 export function PromptItem(props: { server: string; prompt: UiPrompt }) {
   const { api } = usePage();
@@ -45,7 +46,7 @@ export function PromptItem(props: { server: string; prompt: UiPrompt }) {
         Get prompt
       </button>
       {answer?.error !== undefined && <p class="error-text">{answer.error}</p>}
-      {answer?.result !== undefined && <pre class="code">{prettyJson(answer.result)}</pre>}
+      {answer?.result !== undefined && <CodeBlock text={prettyJson(answer.result)} />}
     </form>
   );
 }

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { FieldProps } from '../schema-form-context.js';
 import { controlAria, useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { toPointer } from '../schema-form-model.js';
+import { fieldHint, toPointer } from '../schema-form-model.js';
 import { FieldFrame } from './field-frame.js';
 
 export function RawJsonField(props: FieldProps) {
@@ -16,7 +16,7 @@ export function RawJsonField(props: FieldProps) {
   const [parseError, setParseError] = useState<string | undefined>(undefined);
   const errors = [...(parseError === undefined ? [] : [parseError]), ...(form.errors.get(pointer) ?? [])];
   const shownErrors = errors.length > 0 ? errors : undefined;
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const onInput = (next: string) => {
     setText(next);
     if (next.trim() === '') {

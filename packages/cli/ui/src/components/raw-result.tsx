@@ -4,13 +4,14 @@
  */
 import { useState } from 'preact/hooks';
 import { prettyJson } from '../format.js';
+import { CodeBlock } from './code-block.js';
 
 export function RawResult(props: { result: unknown }) {
   const [open, setOpen] = useState(false);
   return (
     <details class="raw-result" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Raw result</summary>
-      {open && <pre class="code">{prettyJson(props.result)}</pre>}
+      {open && <CodeBlock text={prettyJson(props.result)} />}
     </details>
   );
 }

@@ -7,6 +7,7 @@ import { prettyJson } from '../format.js';
 import { isRecord } from '../schema-form-model.js';
 import type { UiSamplingRequest } from '../ui-types.js';
 import { usePendingAnswer } from '../use-pending-answer.js';
+import { CodeBlock } from './code-block.js';
 
 function textOf(content: unknown): string {
   if (Array.isArray(content)) return content.map(textOf).join('\n');
@@ -43,7 +44,7 @@ export function SamplingDialog(props: { request: UiSamplingRequest }) {
       </ol>
       <details>
         <summary>Request parameters</summary>
-        <pre class="code">{prettyJson(request.params)}</pre>
+        <CodeBlock text={prettyJson(request.params)} />
       </details>
       <form
         noValidate={true}

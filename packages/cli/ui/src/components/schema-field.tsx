@@ -7,6 +7,7 @@ import { ArrayField } from './array-field.js';
 import { BooleanField } from './boolean-field.js';
 import { ConstField } from './const-field.js';
 import { EnumField } from './enum-field.js';
+import { MultiEnumField } from './multi-enum-field.js';
 import { NumberField } from './number-field.js';
 import { ObjectField } from './object-field.js';
 import { OneOfField } from './one-of-field.js';
@@ -35,6 +36,8 @@ export function SchemaField(props: FieldProps) {
       return <ConstField {...field} />;
     case 'array':
       return <ArrayField {...field} />;
+    case 'multiEnum':
+      return <MultiEnumField {...field} />;
     case 'object':
       return <ObjectField {...field} />;
     case 'oneOf':

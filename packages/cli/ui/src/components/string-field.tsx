@@ -1,13 +1,13 @@
 /** A string property: a text input, or a textarea for long text. An empty box means "not set". */
 import type { FieldProps } from '../schema-form-context.js';
 import { controlAria, useFieldId, useSchemaForm } from '../schema-form-context.js';
-import { toPointer, typeNote } from '../schema-form-model.js';
+import { fieldHint, toPointer, typeNote } from '../schema-form-model.js';
 import { FieldFrame } from './field-frame.js';
 
 export function StringField(props: FieldProps & { multiline: boolean }) {
   const id = useFieldId(props.path);
   const errors = useSchemaForm().errors.get(toPointer(props.path));
-  const description = typeof props.schema.description === 'string' ? props.schema.description : undefined;
+  const description = fieldHint(props.schema, props.label);
   const aria = controlAria(id, errors, description !== undefined, props.required);
   const value = typeof props.value === 'string' ? props.value : '';
   const onInput = (text: string) => props.onChange(text === '' ? undefined : text);

@@ -26,6 +26,10 @@ export function ToolCall(props: { tool: UiToolDetail }) {
   const call = useLiveStore((state) => (callId === undefined ? undefined : state.calls[callId]));
   const progress = useLiveStore((state) => (callId === undefined ? undefined : state.progress[callId]));
   const connection = useLiveStore((state) => state.connection);
+  // The approval prompt of this call is in the pending list until answered.
+  const awaitingApproval = useLiveStore((state) =>
+    state.pending.some((request) => request.kind === 'approval' && request.callId === callId),
+  );
   const running = starting || (call !== undefined && !isFinal(call));
 
   useEffect(() => {
@@ -89,7 +93,10 @@ export function ToolCall(props: { tool: UiToolDetail }) {
         />
         {running && (
           <div class="call-running">
-            <CallProgress progress={progress} awaitingApproval={call?.state === 'awaiting-approval'} />
+            <CallProgress
+              progress={progress}
+              awaitingApproval={awaitingApproval || call?.state === 'awaiting-approval'}
+            />
             <button
               type="button"
               class="danger"

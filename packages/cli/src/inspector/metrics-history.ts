@@ -4,7 +4,7 @@
  * The connection keeps only current figures; the history is what makes a chart.
  */
 import type { McpMetrics } from '@switchboard/client';
-import type { UiMetrics } from './ui-api.js';
+import type { UiMetrics } from '../ui/ui-api.js';
 
 /** Options of {@link createMetricsHistory}. */
 export interface MetricsHistoryOptions {

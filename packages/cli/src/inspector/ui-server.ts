@@ -37,6 +37,8 @@ export interface UiServerHandle {
   readonly origin: string;
   readonly port: number;
   readonly token: string;
+  /** Whether the page's files are there (`index.html` in the static folder). */
+  readonly pageBuilt: boolean;
   /** Stops listening and ends every open connection (live streams included). The session stays open. */
   close(): Promise<void>;
 }
@@ -140,6 +142,7 @@ export async function createUiServer(options: UiServerOptions): Promise<UiServer
     origin,
     port,
     token,
+    pageBuilt: files.built(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

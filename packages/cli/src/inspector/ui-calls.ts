@@ -10,9 +10,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ApproveCallback, McpToolExecuteOptions } from '@switchboard/client';
 import { type ArgumentValidator, createArgumentValidator, type RegisteredTool } from '@switchboard/core';
+import type { UiCall, UiEvent } from '../ui/ui-api.js';
 import type { PendingRequests } from './pending-requests.js';
 import type { ServerQuestions } from './server-questions.js';
-import type { UiCall, UiEvent } from './ui-api.js';
 import { toUiErrorAnswer, UiError, UiErrorCode } from './ui-error.js';
 import type { UiRedaction } from './ui-redaction.js';
 

@@ -3,6 +3,10 @@
  * the `switchboard` bin is an esbuild bundle whose chunks sit in `dist/chunks/`, the library is
  * tsc's output in `dist/`, tests run the sources in `src/` — so the folder is found by walking up
  * to the package's own `package.json`, not by a fixed relative path.
+ *
+ * The process's own modules live in `src/inspector/`, not `src/ui/` (which holds only the
+ * contract, `ui-api.ts`, types the page imports): tsc writes `src/x/` to `dist/x/`, and the page's
+ * build replaces `dist/ui/` whole — it would delete them, and they would be served as page files.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -68,6 +72,8 @@ const contentSecurityPolicy = [
 /** Serves the files of one folder. */
 export interface UiStaticFiles {
   readonly directory: string | undefined;
+  /** Whether the folder holds the page (`index.html`). */
+  built(): boolean;
   /** Answers `pathname` from the folder (`/` and paths without an extension: `index.html`, the page's own routes). */
   serve(pathname: string, response: ServerResponse, headOnly: boolean): Promise<void>;
 }
@@ -82,10 +88,12 @@ export function createUiStaticFiles(directory: string | undefined): UiStaticFile
       context: { directory: root ?? null },
     });
 
+  const built = () => root !== undefined && existsSync(join(root, 'index.html'));
   return {
     directory: root,
+    built,
     async serve(pathname, response, headOnly) {
-      if (root === undefined || !existsSync(join(root, 'index.html'))) throw missing();
+      if (root === undefined || !built()) throw missing();
       let relative: string;
       try {
         relative = decodeURIComponent(pathname);

@@ -3,7 +3,7 @@
  * method + path pattern → handler over the session. Handlers check the body's shape here, so the
  * session takes typed values; a body that does not fit is a 400 naming the field.
  */
-import type { UiAddServerRequest, UiCallRequest, UiCallStarted, UiSelectRequest } from './ui-api.js';
+import type { UiAddServerRequest, UiCallRequest, UiCallStarted, UiSelectRequest } from '../ui/ui-api.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 import type { UiSession } from './ui-session.js';
 

@@ -5,7 +5,7 @@
  * same token, Host and Origin checks guard it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { UiEvent } from './ui-api.js';
+import type { UiEvent } from '../ui/ui-api.js';
 
 /** Options of {@link createUiEventStream}. */
 export interface UiEventStreamOptions {

@@ -6,7 +6,7 @@
  */
 import type { CallStats, ServerConfig, ServerStatus } from '@switchboard/client';
 import type { RegisteredTool } from '@switchboard/core';
-import type { UiServer } from './ui-api.js';
+import type { UiServer } from '../ui/ui-api.js';
 
 /** What {@link toUiServer} is made from. */
 export interface ServerViewInput {

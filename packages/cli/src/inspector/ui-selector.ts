@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createToolRegistry, type Logger, type ToolRegistry } from '@switchboard/core';
 import type { SelectedTool, ToolSelector, TransformersEmbedder } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
-import type { UiRankedTool, UiSelection, UiSelectRequest } from './ui-api.js';
+import type { UiRankedTool, UiSelection, UiSelectRequest } from '../ui/ui-api.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 
 /** The selector's documented default `minScore` (`SelectOptions.minScore`): nothing is cut by score. */

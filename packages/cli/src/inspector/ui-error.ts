@@ -4,7 +4,7 @@
  * into the `UiErrorBody` the page shows — by code, never by message text.
  */
 import { SwitchboardError, type ValidationProblem } from '@switchboard/core';
-import type { UiErrorBody, UiFieldError } from './ui-api.js';
+import type { UiErrorBody, UiFieldError } from '../ui/ui-api.js';
 
 /** Codes of the errors the UI's process raises itself. */
 export const UiErrorCode = {

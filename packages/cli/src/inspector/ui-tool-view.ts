@@ -15,7 +15,7 @@ import {
   toGeminiFunction,
   toOpenAITool,
 } from '@switchboard/core';
-import type { UiProviderForm, UiToolDetail, UiToolSummary } from './ui-api.js';
+import type { UiProviderForm, UiToolDetail, UiToolSummary } from '../ui/ui-api.js';
 
 /** The summary of a registered tool. */
 export function toUiToolSummary(tool: RegisteredTool): UiToolSummary {

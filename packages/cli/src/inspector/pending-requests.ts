@@ -5,7 +5,7 @@
  * server withdrew its request): then it is settled with the answer that means "no".
  */
 import { randomUUID } from 'node:crypto';
-import type { UiEvent, UiPendingRequest } from './ui-api.js';
+import type { UiEvent, UiPendingRequest } from '../ui/ui-api.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 
 /** The page's answer to an approval. */

@@ -5,7 +5,7 @@
  * batches: a chatty server (progress every few ms) costs one live event per batch, not per message.
  */
 import type { ProtocolMessageEvent } from '@switchboard/client';
-import type { UiLogEntry } from './ui-api.js';
+import type { UiLogEntry } from '../ui/ui-api.js';
 
 /** Options of {@link createProtocolLog}. */
 export interface ProtocolLogOptions {

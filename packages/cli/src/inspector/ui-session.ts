@@ -19,10 +19,6 @@ import { showsLogLevel } from '../cli-log-level.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { storePathOf } from '../registry-store-of.js';
 import { signInServer } from '../server-sign-in.js';
-import { createMetricsHistory, type MetricsHistory } from './metrics-history.js';
-import { createPendingRequests, type PendingRequests } from './pending-requests.js';
-import { createProtocolLog, type ProtocolLog } from './protocol-log.js';
-import { createServerQuestions } from './server-questions.js';
 import type {
   UiAddServerRequest,
   UiCall,
@@ -38,7 +34,11 @@ import type {
   UiSignIn,
   UiToolDetail,
   UiToolSummary,
-} from './ui-api.js';
+} from '../ui/ui-api.js';
+import { createMetricsHistory, type MetricsHistory } from './metrics-history.js';
+import { createPendingRequests, type PendingRequests } from './pending-requests.js';
+import { createProtocolLog, type ProtocolLog } from './protocol-log.js';
+import { createServerQuestions } from './server-questions.js';
 import { createUiCalls, type UiCalls } from './ui-calls.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 import { createUiEventStream, type UiEventStream } from './ui-event-stream.js';
@@ -158,9 +158,14 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
 
   // Step 5: the server list, published whenever it changes (checked on the metrics beat too).
   let lastServers = '';
-  const serverView = (name: string, record: ServerRecord): UiServer => {
+  const serverView = (
+    name: string,
+    record: ServerRecord,
+    stats = connection.metrics().servers,
+    statuses = connection.status(),
+  ): UiServer => {
     const inConnection = connection.servers.includes(name);
-    const status = inConnection ? connection.status()[name] : undefined;
+    const status = inConnection ? statuses[name] : undefined;
     return toUiServer({
       name,
       origin: record.origin,
@@ -168,12 +173,17 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
       ...(status ? { status } : {}),
       disconnected: record.disconnected,
       ...(record.lastError ? { lastError: record.lastError } : {}),
-      ...(connection.metrics().servers[name] ? { stats: connection.metrics().servers[name] } : {}),
+      ...(stats[name] ? { stats: stats[name] } : {}),
       tools: inConnection ? toolsOf(name) : [],
       redact: redaction.text,
     });
   };
-  const servers = () => [...records].map(([name, record]) => serverView(name, record));
+  const servers = () => {
+    // One snapshot for the whole list: each computes every server's percentiles.
+    const stats = connection.metrics().servers;
+    const statuses = connection.status();
+    return [...records].map(([name, record]) => serverView(name, record, stats, statuses));
+  };
   function publishServers(): void {
     const list = servers();
     const text = JSON.stringify(list);
