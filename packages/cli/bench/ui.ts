@@ -107,8 +107,7 @@ function installMarks(serverName: string): void {
       }
     }
     if (marks.logRow === undefined) {
-      const log = document.querySelector('[aria-label="Protocol log"]');
-      if (log?.querySelector('[role="row"], tr, li')) marks.logRow = performance.now();
+      if (document.querySelector('[aria-label="Protocol log"] tbody tr')) marks.logRow = performance.now();
     }
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true });
@@ -205,7 +204,7 @@ async function measureLog(browser: Browser, ui: UiProcess): Promise<LogFigures> 
   const page = await context.newPage();
   await page.goto(`${ui.url}#/log`);
   const log = page.getByRole('region', { name: 'Protocol log', exact: true });
-  await log.getByRole('row').first().waitFor({ timeout: 60_000 });
+  await log.locator('tbody tr').first().waitFor({ timeout: 60_000 });
 
   const figures = await page.evaluate(
     async ({ steps }) => {
@@ -219,7 +218,7 @@ async function measureLog(browser: Browser, ui: UiProcess): Promise<LogFigures> 
         for (const entry of list.getEntries()) long.push(entry.duration);
       }).observe({ type: 'longtask', buffered: false });
       const region = document.querySelector('[aria-label="Protocol log"]') as HTMLElement;
-      const rows = () => region.querySelectorAll('[role="row"]').length;
+      const rows = () => region.querySelectorAll('tbody tr').length;
       let domRowsMax = rows();
 
       // The frame floor: the same wait with nothing to do.
