@@ -339,13 +339,20 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     embedOptions.signal?.throwIfAborted();
     const current = backend as Backend;
     if (current.kind === 'embedder') return current.embedder.embed(texts, embedOptions);
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += batchSize) {
+    // Batches of similar length: a batch is padded to its longest text, so one long query in a
+    // batch of short ones made every row pay for its tokens (the model's output, and the pooling
+    // over it, grow with rows × longest). Sorted, 2,048 queries of the train folders (BFCL,
+    // Seal-Tools, StableToolBench, APIBench) took 276 µs each instead of 463 µs (one run, 2 cores).
+    const order = texts.map((_, index) => index).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const vectors: Float32Array[] = new Array(texts.length);
+    for (let start = 0; start < order.length; start += batchSize) {
       embedOptions.signal?.throwIfAborted();
-      const batch = texts.slice(start, start + batchSize) as string[];
-      if (batch.length === 0) continue;
+      const indices = order.slice(start, start + batchSize);
+      const batch = indices.map((index) => texts[index] as string);
       const output = await runExtractor(current.extractor, batch, minimumNorm, current.wordKinds);
-      vectors.push(...output.vectors);
+      indices.forEach((index, row) => {
+        vectors[index] = output.vectors[row] as Float32Array;
+      });
     }
     return vectors;
   }

@@ -50,9 +50,16 @@ describe('createTransformersEmbedder', () => {
     }
   });
 
-  it('embeds in batches, in order', async () => {
+  it('embeds in batches, in order (batched by length, answered in the order asked)', async () => {
     const embedder = createFixtureEmbedder(model, { batchSize: 2 });
-    const texts = ['file', 'sum', 'memory', 'echo', 'sleep'];
+    // Lengths out of order, so the length-sorted batches differ from the given order.
+    const texts = [
+      'read the file at a path',
+      'sum',
+      'store a memory entity',
+      'echo',
+      'sleep a while then echo',
+    ];
     const batched = await embedder.embed(texts);
     const single = await Promise.all(
       texts.map(async (text) => (await embedder.embed([text]))[0] as Float32Array),
