@@ -37,7 +37,9 @@ export function createServerQuestions(pending: PendingRequests, redaction: UiRed
           ...(request.requestedSchema === undefined
             ? {}
             : { requestedSchema: redaction.value(request.requestedSchema) }),
-          ...(request.mode === 'url' && typeof request.url === 'string' ? { url: request.url } : {}),
+          ...(request.mode === 'url' && typeof request.url === 'string'
+            ? { url: redaction.text(request.url) }
+            : {}),
         },
         context.signal,
       );

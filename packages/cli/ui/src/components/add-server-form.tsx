@@ -89,7 +89,7 @@ export function AddServerForm() {
             checked={kind === 'url'}
             onChange={() => setKind('url')}
           />{' '}
-          URL
+          Remote (URL)
         </label>
         <label>
           <input
@@ -98,7 +98,7 @@ export function AddServerForm() {
             checked={kind === 'command'}
             onChange={() => setKind('command')}
           />{' '}
-          Command
+          Local (command)
         </label>
       </fieldset>
       {kind === 'url' ? (

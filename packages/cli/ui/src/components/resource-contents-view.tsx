@@ -8,9 +8,20 @@ export interface ResourceContents {
   blob?: string;
 }
 
+/** Text a blob holds (`text/*`, JSON, XML), decoded; undefined for other kinds or bad base64. */
+function blobText(blob: string, mime: string): string | undefined {
+  if (!/^text\/|json|xml|yaml|javascript/.test(mime)) return undefined;
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(blob), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
 export function ResourceContentsView(props: { contents: ResourceContents }) {
   const { contents } = props;
   const mime = contents.mimeType ?? '';
+  const decoded = typeof contents.blob === 'string' ? blobText(contents.blob, mime) : undefined;
   return (
     <div class="resource-contents">
       <div class="small muted">
@@ -18,7 +29,9 @@ export function ResourceContentsView(props: { contents: ResourceContents }) {
         {mime !== '' && ` · ${mime}`}
       </div>
       {typeof contents.text === 'string' && <TextContent text={contents.text} />}
+      {decoded !== undefined && <TextContent text={decoded} />}
       {typeof contents.blob === 'string' &&
+        decoded === undefined &&
         (mime.startsWith('image/') ? (
           <img
             class="result-image"

@@ -31,7 +31,7 @@ export function ResourceLinkContent(props: {
           )
         }
       >
-        Read resource
+        Read resource<span class="visually-hidden"> {uri}</span>
       </button>
       {error !== undefined && <p class="error-text">{error}</p>}
       {read?.contents?.map((contents) => (

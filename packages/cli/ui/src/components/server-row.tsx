@@ -84,7 +84,9 @@ export function ServerRow(props: { server: UiServer }) {
         <a class="server-name" href={routeHref({ view: 'server', server: server.name, tab: 'tools' })}>
           {server.name}
         </a>
-        <div class="muted small target">{server.target}</div>
+        <div class="muted small target" title={server.target}>
+          {server.target}
+        </div>
         {server.upstreams !== undefined && server.upstreams.length > 0 && (
           <div class="small">Gateway of: {server.upstreams.join(', ')}</div>
         )}
