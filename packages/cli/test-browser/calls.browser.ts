@@ -81,6 +81,9 @@ describe('switchboard ui: calls', () => {
     const submit = page.getByRole('button', { name: 'Submit', exact: true });
     await submit.waitFor({ timeout: LIVE_TIMEOUT_MS });
     harness.readmeImage('ui-elicitation');
+    // The form generated from the server's requestedSchema is checked too, while it is open.
+    const violations = await findAccessibilityViolations(page);
+    expect(violations, formatViolations('Elicitation form', violations)).toEqual([]);
     await field(page, 'name').fill('Ada Lovelace');
     await submit.click();
     await expectText(resultRegion(page), /Name: Ada Lovelace/);
@@ -97,6 +100,8 @@ describe('switchboard ui: calls', () => {
     await approve.waitFor({ timeout: LIVE_TIMEOUT_MS });
     // Nothing has run while the question is open.
     expect(existsSync(target)).toBe(false);
+    const violations = await findAccessibilityViolations(page);
+    expect(violations, formatViolations('Approval prompt', violations)).toEqual([]);
     await approve.click();
     await expectText(resultRegion(page), /Successfully wrote/i);
     expect(readFileSync(target, 'utf8')).toBe('written after approval');

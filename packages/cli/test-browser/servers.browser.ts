@@ -35,4 +35,11 @@ describe('switchboard ui: servers', () => {
     const violations = await findAccessibilityViolations(page);
     expect(violations, formatViolations('Servers', violations)).toEqual([]);
   });
+
+  it('the Tools view (every server’s tools) has no serious or critical accessibility violations', async () => {
+    const page = await harness.open('#/tools');
+    await page.getByRole('link', { name: 'write_file', exact: true }).first().waitFor();
+    const violations = await findAccessibilityViolations(page);
+    expect(violations, formatViolations('Tools', violations)).toEqual([]);
+  });
 });
