@@ -80,7 +80,6 @@ describe('switchboard ui: calls', () => {
     await page.getByRole('button', { name: 'Call tool', exact: true }).click();
     const submit = page.getByRole('button', { name: 'Submit', exact: true });
     await submit.waitFor({ timeout: LIVE_TIMEOUT_MS });
-    harness.readmeImage('ui-elicitation');
     // The form generated from the server's requestedSchema is checked too, while it is open.
     const violations = await findAccessibilityViolations(page);
     expect(violations, formatViolations('Elicitation form', violations)).toEqual([]);

@@ -22,7 +22,6 @@ describe('switchboard ui: protocol log', () => {
     });
     expect(call.state).toBe('done');
     const page = await harness.open('#/log');
-    harness.readmeImage('ui-log');
     const log = page.getByRole('region', { name: 'Protocol log', exact: true });
     await log.waitFor({ timeout: LIVE_TIMEOUT_MS });
     await expectText(log, /tools\/call/);
