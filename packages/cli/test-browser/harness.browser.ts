@@ -5,7 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations } from './accessibility.js';
-import { type ChromiumSession, launchChromium } from './chromium.js';
+import { assertChromiumInstalled, type ChromiumSession, chromiumPath, launchChromium } from './chromium.js';
+
+// A test of its own, outside any hook: a machine without the browser shows a failed test that
+// says what to run, not only a failed hook and skipped tests.
+it('finds the Chromium the browser tests drive', () => {
+  expect(() => assertChromiumInstalled(), chromiumPath).not.toThrow();
+});
 
 describe('browser harness', () => {
   let chromium: ChromiumSession;
