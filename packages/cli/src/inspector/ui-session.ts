@@ -133,6 +133,7 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
   const questions = createServerQuestions(pending, redaction);
   const calls = createUiCalls({ publish: events.publish, pending, questions, redaction });
 
+  let listReady = false;
   // Step 3: connect, as every command does, with the page answering what servers ask.
   const connection: McpConnection = await connectServers(
     context,
@@ -148,7 +149,9 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
       sampling: questions.sampling(),
       onToolsChanged: (server) => {
         events.publish({ type: 'tools-changed', server });
-        publishServers();
+        // Tools can arrive while connectServers is still settling the others (before `connection`
+        // and the list below exist): the list is published once it does, in step 5.
+        if (listReady) publishServers();
       },
     },
   );
@@ -199,6 +202,8 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
   const unsubscribeCallEnds = events.subscribe((event) => {
     if (event.type === 'call-end') publishServers();
   });
+  listReady = true;
+  publishServers();
 
   const selector: UiSelector = createUiSelector({ context, registry: connection.registry, logger });
 
