@@ -1,0 +1,34 @@
+/**
+ * What the packages' tests and benches share (private, never published): import it as a
+ * devDependency from `test/` and `bench/`, never from `src/`.
+ */
+export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
+export {
+  type ConnectInMemoryOptions,
+  connectInMemory,
+  type InMemoryConnection,
+  type InMemoryServer,
+} from './in-memory-connection.js';
+export {
+  everythingStdio,
+  filesystemStdio,
+  memoryStdio,
+  type OfficialServer,
+  serverScript,
+} from './official-servers.js';
+export { freePort, freePorts, type ListeningAddress, listenOnRandomPort } from './random-port.js';
+export {
+  localServerEverything,
+  npxServerEverything,
+  type RunSnippetOptions,
+  readmeSnippet,
+  runSnippet,
+  type SnippetFile,
+  writeSnippet,
+} from './readme-snippet.js';
+export {
+  createTemporaryDirectories,
+  createTemporaryDirectory,
+  type TemporaryDirectories,
+  type TemporaryDirectory,
+} from './temporary-directory.js';
