@@ -23,12 +23,11 @@
  * in-process tool that answers at once (mean µs per call): the work the adapter itself adds.
  * ratio = side p50 / direct p50. Goal: ≤ 1.1.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { createTool } from '@mastra/core/tools';
 import { tool as agentsTool, invokeFunctionTool, RunContext } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
+import { serverScript } from '@switchboard/test-helpers';
 
 // The built package (what users install; `pnpm bench` builds it first). BENCH_SOURCE=src runs the source.
 type ClientPackage = typeof import('../src/index.js');
@@ -52,12 +51,7 @@ const perRound = quick ? 25 : 50;
 const warmup = quick ? 50 : 500;
 const inProcessCalls = quick ? 5_000 : 50_000;
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 type Call = () => Promise<unknown>;
 

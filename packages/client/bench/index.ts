@@ -19,9 +19,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   Client,
   type ClientOptions,
@@ -31,6 +29,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { serverScript, startEverythingHttp } from '@switchboard/test-helpers';
 
 // The built package (`dist/`, what users install; `pnpm bench` builds it first), as the baseline
 // runs its published build: the source through tsx costs 10–20 µs more per call (esbuild's
@@ -55,12 +54,7 @@ const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 2000));
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (group: string) => only === undefined || only.includes(group);
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 type Call = () => Promise<unknown>;
 
@@ -152,36 +146,6 @@ async function measure(sides: Sides): Promise<Measured> {
   const result: Measured = { sequential: summarise('sequential'), concurrent: summarise('concurrent') };
   if (sides.bare) result.bare = stats(bareSamples);
   return result;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [everything, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (/listening/i.test(seen)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
-  });
-  child.stderr?.resume();
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
 }
 
 async function startModernServer(): Promise<{ url: string; child: ChildProcess }> {
@@ -355,7 +319,7 @@ async function main(): Promise<void> {
   }
 
   if (runs('http')) {
-    const server = await startHttpServer();
+    const server = await startEverythingHttp('streamableHttp');
     try {
       for (const [key, version] of [
         ['http', LATEST_PROTOCOL_VERSION],
@@ -381,7 +345,7 @@ async function main(): Promise<void> {
         }
       }
     } finally {
-      server.child.kill('SIGKILL');
+      await server.close();
     }
   }
 

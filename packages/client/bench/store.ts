@@ -4,10 +4,8 @@
  * WAL mode) vs the same without a store, 1,000 sequential calls each, interleaved in rounds after a
  * warm-up — ratio = with-store p50 / no-store p50; (2) `recordCall` alone on that file, 5,000 calls.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { createTemporaryDirectory, serverScript } from '@switchboard/test-helpers';
 import { connectMcp } from '../src/index.js';
 import { createSqliteStore, openSqliteStore } from '../src/sqlite-store/index.js';
 
@@ -17,12 +15,7 @@ const perRound = 200;
 const warmup = 200;
 const recordCalls = 5000;
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 const entry = { command: process.execPath, args: [everything, 'stdio'] };
 
 function percentile(sorted: number[], quantile: number): number {
@@ -43,7 +36,8 @@ async function timed(call: () => Promise<unknown>, count: number, into: number[]
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'sb-bench-store-'));
+const directory = createTemporaryDirectory('sb-bench-store-');
+const dir = directory.path;
 try {
   const store = createSqliteStore({ path: join(dir, 'registry.db') });
   const withStore = await connectMcp({ everything: entry }, { store });
@@ -91,5 +85,5 @@ try {
     );
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  directory.remove();
 }

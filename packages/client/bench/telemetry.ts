@@ -27,8 +27,6 @@
  * other requests (`requestCheckNs`: what the SDK client's request funnel adds to `resources/read`,
  * `prompts/get`, the lists and the rest when nothing is registered).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import * as openTelemetryApi from '@opentelemetry/api';
 import {
   InMemoryMetricExporter,
@@ -36,6 +34,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { serverScript } from '@switchboard/test-helpers';
 
 // The built package, as the main bench (BENCH_SOURCE=src runs the source instead).
 type ClientPackage = typeof import('../src/index.js');
@@ -51,12 +50,7 @@ const rounds = quick ? 2 : 40;
 const perRound = quick ? 50 : 125;
 const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 2000));
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 const message = { message: 'hello from the bench' };
 
 type Call = () => Promise<unknown>;

@@ -1,13 +1,12 @@
 // Every way a server can fail to come up gives a clear error, leaves no process behind, and
 // (with onError: 'skip') does not take the other servers down.
 import { createServer } from 'node:http';
+import { everythingStdio, freePort, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type McpConnection } from '../src/index.js';
 import {
   createRecordingLogger,
-  everythingStdio,
   fixture,
-  freePort,
   processesWithEnvironment,
   uniqueMarker,
   waitFor,
@@ -142,9 +141,7 @@ describe('connection failures', () => {
       response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
       response.end(JSON.stringify({ error: 'unauthorized' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const { port } = await listenOnRandomPort(server);
     try {
       const connection = await connectMcp(
         {

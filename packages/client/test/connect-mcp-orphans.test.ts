@@ -2,15 +2,9 @@
 // server process outlives it (the transports' process-group watchdog does the work; this checks
 // the client wires it up). Runs the built dist, as users do.
 import { spawn } from 'node:child_process';
+import { everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { describe, expect, it } from 'vitest';
-import {
-  everythingStdio,
-  fixture,
-  processesWithEnvironment,
-  serverScript,
-  uniqueMarker,
-  waitFor,
-} from './helpers/servers.js';
+import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
 
 describe('connectMcp and a killed parent', () => {
   it('leaves no server process behind when the parent is SIGKILLed', async () => {

@@ -1,8 +1,9 @@
 // `relayTool`: a relay's call (a gateway's) gets the server's CallToolResult unchanged whatever the
 // set wraps for models, and is counted like every call: metrics, `afterToolCall`, the store.
+
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type ToolCallEvent } from '../src/index.js';
-import { everythingStdio } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

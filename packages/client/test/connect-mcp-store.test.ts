@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry, type Logger, type RegisteredTool } from '@switchboard/core';
+import { createTemporaryDirectories, everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection, type ToolCallEvent } from '../src/index.js';
 import { createSqliteStore, openSqliteStore } from '../src/sqlite-store/index.js';
 import { hashServerEntry } from '../src/tool-call-hooks.js';
-import { everythingStdio } from './helpers/servers.js';
 
 function capturingLogger() {
   const warnings: string[] = [];
@@ -23,15 +22,14 @@ function capturingLogger() {
 
 describe('connectMcp with a registry store and afterToolCall', () => {
   const open: McpConnection[] = [];
-  const temporary: string[] = [];
+  const temporary = createTemporaryDirectories();
   const tempDir = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-store-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-store-');
     return dir;
   };
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
 
   it('records calls, server and tools; a restart keeps usage and restores the tools before connecting', async () => {

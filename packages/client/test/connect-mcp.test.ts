@@ -1,32 +1,28 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry } from '@switchboard/core';
+import {
+  createTemporaryDirectories,
+  everythingStdio,
+  memoryStdio,
+  serverScript,
+} from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import {
-  everythingStdio,
-  fixture,
-  memoryStdio,
-  processesWithEnvironment,
-  serverScript,
-  uniqueMarker,
-  waitFor,
-} from './helpers/servers.js';
+import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
 
 const text = (result: unknown): string => JSON.stringify(result);
 
 describe('connectMcp', () => {
   const open: McpConnection[] = [];
-  const temporary: string[] = [];
+  const temporary = createTemporaryDirectories();
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
 
   it('connects everything, filesystem and memory in parallel and runs their tools namespaced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-fs-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-fs-');
     writeFileSync(join(dir, 'hello.txt'), 'hello from the temp dir');
     const connection = await connectMcp(
       {
@@ -81,8 +77,7 @@ describe('connectMcp', () => {
       args: [fixture('counter-server.mjs')],
       env: { COUNTER_FILE: file },
     });
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-twins-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-twins-');
     const connection = await connectMcp(
       { alpha: counter(join(dir, 'a.log')), beta: { ...counter(join(dir, 'b.log')), prefix: 'b' } },
       { registry, approval: 'never' },
@@ -99,8 +94,7 @@ describe('connectMcp', () => {
   });
 
   it('applies the approval policy through the approve callback', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-approve-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-approve-');
     const log = join(dir, 'runs.log');
     const asked: string[] = [];
     let answer = false;
@@ -189,8 +183,7 @@ describe('connectMcp', () => {
   });
 
   it('validates arguments before they reach the server, wraps results, or returns them raw on request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-validate-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-validate-');
     const log = join(dir, 'runs.log');
     const entry = {
       command: process.execPath,

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientErrorCode, connectMcp, type McpConnection, serverMetaKey } from '../src/index.js';
-import { everythingStdio, memoryStdio } from './helpers/servers.js';
 
 describe('resources and prompts across servers', () => {
   let connection: McpConnection;

@@ -2,13 +2,13 @@
 // funnel: these tests pin that it behaves as the funnel does — progress, cancellation the server
 // sees, deadlines, results as the server sent them — in both eras and over HTTP and stdio.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { everythingStdio, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, type McpClient } from '../src/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from './fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from './helpers/http-mcp-server.js';
-import { everythingStdio, fixture, waitFor } from './helpers/servers.js';
+import { fixture, waitFor } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -201,9 +201,8 @@ describe('a response stream that ends before the answer', () => {
         }
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = await listenOnRandomPort(server);
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const { port } = server.address() as AddressInfo;
     const client = await createMcpClient('drop', { url: `http://127.0.0.1:${port}/mcp` });
     cleanups.push(() => client.close());
     expect(client.era).toBe('legacy');

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpTools } from '../src/index.js';
-import { serverScript } from './helpers/servers.js';
 
 describe('loadMcpTools', () => {
   const clients: Client[] = [];

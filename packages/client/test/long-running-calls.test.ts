@@ -4,9 +4,9 @@
  * server-everything's `trigger-long-running-operation` reports a step every duration/steps seconds.
  */
 import { SwitchboardError } from '@switchboard/core';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientErrorCode, connectMcp, type McpConnection } from '../src/index.js';
-import { everythingStdio } from './helpers/servers.js';
 
 describe('long-running tool calls', () => {
   const open: McpConnection[] = [];

@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTemporaryDirectories, everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ApprovalPrompt,
@@ -9,21 +8,20 @@ import {
   type ManagementTool,
   type McpConnection,
 } from '../src/index.js';
-import { everythingStdio, processesWithEnvironment, serverScript, uniqueMarker } from './helpers/servers.js';
+import { processesWithEnvironment, uniqueMarker } from './helpers/servers.js';
 
 const byName = (tools: ManagementTool[]) => Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 
 describe('createManagementTools', () => {
   const open: McpConnection[] = [];
-  const temporary: string[] = [];
+  const temporary = createTemporaryDirectories();
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
 
   it('connects a configured server, lists, calls through approval and validation, and disconnects', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-manage-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-manage-');
     const prompts: ApprovalPrompt[] = [];
     const connection = await connectMcp(
       { everything: everythingStdio() },

@@ -1,10 +1,10 @@
+import { type EverythingHttpServer, everythingStdio, startEverythingHttp } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, type McpClient } from '../src/index.js';
-import { everythingStdio, type HttpServer, startEverythingHttp } from './helpers/servers.js';
 
 describe('createMcpClient', () => {
   const open: McpClient[] = [];
-  const servers: HttpServer[] = [];
+  const servers: EverythingHttpServer[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((client) => client.close()));
     await Promise.all(servers.splice(0).map((server) => server.close()));

@@ -1,8 +1,7 @@
 // The call path around a modern (2026-07-28) server is the one of the 2025 era: supervision
 // (respawn, retry of a read-only call), approvals, output checks, metrics, the store and hooks.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTemporaryDirectories } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection, type ToolCallEvent } from '../src/index.js';
 import { createSqliteStore } from '../src/sqlite-store/index.js';
@@ -12,10 +11,10 @@ const modernStdio = () => ({ command: process.execPath, args: [fixture('sdk-v2-s
 
 describe('the call path in the modern era', () => {
   const open: McpConnection[] = [];
-  const temporary: string[] = [];
+  const temporary = createTemporaryDirectories();
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
 
   it('respawns a killed modern stdio server, negotiates again, and serves the next call', async () => {
@@ -35,8 +34,7 @@ describe('the call path in the modern era', () => {
   });
 
   it('checks arguments and structured output, asks for approval, counts metrics, records into the store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-modern-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-modern-');
     const store = createSqliteStore({ path: join(dir, 'registry.db') });
     const events: ToolCallEvent[] = [];
     const asked: string[] = [];

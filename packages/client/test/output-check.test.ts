@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory, memoryStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { fixture, memoryStdio } from './helpers/servers.js';
+import { fixture } from './helpers/servers.js';
 
 const structuredServer = fixture('structured-server.mjs');
 
@@ -58,9 +57,9 @@ describe('structured output is checked against the tool outputSchema', () => {
   });
 
   it('accepts the real structured output of server-memory', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sb-output-'));
+    using dir = createTemporaryDirectory('sb-output-');
     const connection = await connectMcp(
-      { memory: memoryStdio(join(dir, 'memory.jsonl')) },
+      { memory: memoryStdio(join(dir.path, 'memory.jsonl')) },
       { approval: 'never' },
     );
     open.push(connection);
@@ -72,6 +71,5 @@ describe('structured output is checked against the tool outputSchema', () => {
     const result = await tool.execute!({});
     expect(JSON.stringify(result)).toContain('Ada');
     await connection.close();
-    await rm(dir, { recursive: true, force: true });
   });
 });

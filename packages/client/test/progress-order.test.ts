@@ -1,9 +1,10 @@
 // The last progress notification of a call arrives before its result, even when the server sends
 // both at once (one read on stdio, one chunk of an HTTP stream): the SDK hands notifications to
 // their handlers a microtask later than responses, which would drop the progress sent last.
+
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, type McpClient } from '../src/index.js';
-import { everythingStdio } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -2,11 +2,16 @@
 // server, an SDK v2 dual server, server-everything and SDK v1 servers of the 2025 era) over HTTP
 // and stdio, honours a protocolVersion pin, and fails clearly where the eras cannot meet.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  type EverythingHttpServer,
+  everythingStdio,
+  listenOnRandomPort,
+  startEverythingHttp,
+} from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type McpClient } from '../src/index.js';
 import { type RunningMcpServer, startSdkV2Server } from './helpers/http-mcp-server.js';
-import { everythingStdio, fixture, type HttpServer, startEverythingHttp } from './helpers/servers.js';
+import { fixture } from './helpers/servers.js';
 
 const node = process.execPath;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -26,7 +31,7 @@ async function client(...args: Parameters<typeof createMcpClient>): Promise<McpC
   return connected;
 }
 
-async function everythingHttp(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
+async function everythingHttp(mode: 'streamableHttp' | 'sse'): Promise<EverythingHttpServer> {
   const running = await startEverythingHttp(mode);
   cleanups.push(() => running.close());
   return running;
@@ -159,7 +164,7 @@ describe('eras that cannot meet, with clear errors', () => {
   });
 
   it('a modern pin against a legacy server says the server did not offer it', async () => {
-    const everything = await everythingHttp('streamableHttp');
+    await using everything = await startEverythingHttp('streamableHttp');
     const error = await createMcpClient('old', { url: everything.url, protocolVersion: '2026-07-28' }).catch(
       (caught: unknown) => caught,
     );
@@ -182,15 +187,9 @@ describe('eras that cannot meet, with clear errors', () => {
     const silent = http.createServer(() => {
       // Accepts the request and never answers.
     });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          silent.closeAllConnections();
-          silent.close(() => resolve());
-        }),
-    );
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    const listening = await listenOnRandomPort(silent);
+    cleanups.push(listening.close);
+    const url = `${listening.origin}/mcp`;
     const error = await createMcpClient('mute', { url }, { initializeTimeoutMs: 800 }).catch(
       (caught: unknown) => caught,
     );

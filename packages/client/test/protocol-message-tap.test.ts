@@ -1,5 +1,6 @@
 /** The protocol message tap: every JSON-RPC message in and out of a real server, redacted. */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectMcp,
@@ -8,7 +9,7 @@ import {
   type McpConnection,
   type ProtocolMessageEvent,
 } from '../src/index.js';
-import { everythingStdio, sdkV2Stdio } from './helpers/servers.js';
+import { sdkV2Stdio } from './helpers/servers.js';
 
 const secret = 'tap-secret-5f1c2d9e';
 

@@ -1,12 +1,12 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
+import { type EverythingHttpServer, everythingStdio, startEverythingHttp } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type McpClient } from '../src/index.js';
-import { everythingStdio, type HttpServer, startEverythingHttp } from './helpers/servers.js';
 
 describe('what a session negotiated: protocol version and transport', () => {
   const open: McpClient[] = [];
-  const servers: HttpServer[] = [];
+  const servers: EverythingHttpServer[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((client) => client.close()));
     await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -48,8 +48,7 @@ describe('what a session negotiated: protocol version and transport', () => {
   });
 
   it('shows a URL entry that fell back to legacy SSE as sse in status()', async () => {
-    const server = await startEverythingHttp('sse');
-    servers.push(server);
+    await using server = await startEverythingHttp('sse');
     const connection = await connectMcp({ legacy: { url: server.url } });
     try {
       expect(connection.status().legacy).toMatchObject({ state: 'connected', transport: 'sse' });

@@ -1,6 +1,8 @@
 // The provider converters (core's toAnthropicToolResult, toOpenAIToolOutput,
 // toGeminiFunctionResponse, re-exported by the client) on results of a real server-everything,
 // and the plural tool helpers over a real connection: exact native shapes, budgets, stand-ins.
+
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectMcp,
@@ -12,7 +14,6 @@ import {
   toOpenAIToolOutput,
   toOpenAITools,
 } from '../src/index.js';
-import { everythingStdio } from './helpers/servers.js';
 
 let connection: McpConnection;
 beforeAll(async () => {

@@ -1,24 +1,23 @@
 // The README's PostgreSQL snippet runs as written (server from node_modules, a schema of its own).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  localServerEverything,
+  npxServerEverything,
+  readmeSnippet,
+  runSnippet,
+} from '@switchboard/test-helpers';
+import { afterEach, describe, expect, it } from 'vitest';
 import { dropSchemas, postgresUrl, randomSchema } from './helpers/postgres.js';
-import { serverScript } from './helpers/servers.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const snippetFile = fileURLToPath(new URL(`./readme-postgres-${process.pid}.tmp.ts`, import.meta.url));
+const readme = new URL('../README.md', import.meta.url);
 const schema = randomSchema();
 
 afterEach(async () => {
-  rmSync(snippetFile, { force: true });
-  vi.restoreAllMocks();
   await dropSchemas([schema]);
 });
 
 describe('README: Several replicas: PostgreSQL', () => {
   it('connects, calls echo, counts it and hears of the catalogue change', async () => {
-    const snippet = /### Several replicas: PostgreSQL\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    const snippet = readmeSnippet(readme, '### Several replicas: PostgreSQL');
     expect(snippet).toBeDefined();
     const runnable = (snippet as string)
       .replace("from '@switchboard/client'", "from '../src/index.js'")
@@ -31,10 +30,7 @@ describe('README: Several replicas: PostgreSQL', () => {
         'encryptionKey: process.env.SWITCHBOARD_STORE_KEY,',
         "encryptionKey: 'a passphrase for the readme test',",
       )
-      .replace(
-        "command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything']",
-        `command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(serverScript('server-everything'))}, 'stdio']`,
-      )
+      .replace(npxServerEverything, localServerEverything())
       // Waits for the change to be heard before stopping, as a long-running gateway would.
       .replace(
         'stop();',
@@ -44,11 +40,10 @@ describe('README: Several replicas: PostgreSQL', () => {
     expect(runnable).not.toContain('process.env');
     const lines: string[] = [];
     (globalThis as { lines?: string[] }).lines = lines;
-    writeFileSync(snippetFile, `const lines = (globalThis as { lines: string[] }).lines;\n${runnable}`);
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(format(...args));
+    await runSnippet(`const lines = (globalThis as { lines: string[] }).lines;\n${runnable}`, {
+      nextTo: import.meta.url,
+      lines,
     });
-    await import(/* @vite-ignore */ snippetFile);
     expect(lines).toContain('catalogue changed: everything tools');
     expect(lines.at(-1)).toBe('1');
   });

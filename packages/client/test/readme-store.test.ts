@@ -1,26 +1,25 @@
 // The README's "Persistence and usage" snippet runs as written (server from node_modules, store in a temp dir).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serverScript } from './helpers/servers.js';
+import {
+  createTemporaryDirectories,
+  localServerEverything,
+  npxServerEverything,
+  readmeSnippet,
+  runSnippet,
+} from '@switchboard/test-helpers';
+import { afterEach, describe, expect, it } from 'vitest';
 
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const temporary: string[] = [];
+const readme = new URL('../README.md', import.meta.url);
+const temporary = createTemporaryDirectories();
 
-afterEach(() => {
-  for (const path of temporary.splice(0)) rmSync(path, { recursive: true, force: true });
-  vi.restoreAllMocks();
-});
+afterEach(() => temporary.removeAll());
 
 describe('README: Persistence and usage', () => {
   it('records a call, the hook sees it, and usage grows across runs', async () => {
-    const snippet = /## Persistence and usage\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    const snippet = readmeSnippet(readme, '## Persistence and usage');
     expect(snippet).toBeDefined();
-    const dir = mkdtempSync(join(tmpdir(), 'sb-readme-store-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-readme-store-');
     const runnable = (snippet as string)
       .replace(
         "from '@switchboard/client'",
@@ -34,20 +33,12 @@ describe('README: Persistence and usage', () => {
         'createSqliteStore()',
         `createSqliteStore({ path: ${JSON.stringify(join(dir, 'registry.db'))} })`,
       )
-      .replace(
-        "command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything']",
-        `command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(serverScript('server-everything'))}, 'stdio']`,
-      );
+      .replace(npxServerEverything, localServerEverything());
     expect(runnable).not.toContain('npx');
     const lines: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(format(...args));
-    });
-    for (const run of [1, 2]) {
-      const file = join(dir, `snippet-${run}.ts`);
-      writeFileSync(file, runnable);
-      await import(file);
-    }
+    // Two runs against the same store: usage grows across them.
+    await runSnippet(runnable, { nextTo: import.meta.url, lines });
+    await runSnippet(runnable, { nextTo: import.meta.url, lines });
     expect(lines).toEqual(['mcp__everything__echo true true', '1', 'mcp__everything__echo true true', '2']);
   });
 });

@@ -1,33 +1,21 @@
 // The README's tracing example runs as written (with the server started from node_modules instead of npx).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
-import { afterEach, expect, it, vi } from 'vitest';
-import { serverScript } from './helpers/servers.js';
+import {
+  localServerEverything,
+  npxServerEverything,
+  readmeSnippet,
+  runSnippet,
+} from '@switchboard/test-helpers';
+import { expect, it } from 'vitest';
 
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const snippetFile = fileURLToPath(new URL(`./readme-telemetry-${process.pid}.tmp.ts`, import.meta.url));
-
-afterEach(() => {
-  rmSync(snippetFile, { force: true });
-  vi.restoreAllMocks();
-});
+const readme = new URL('../README.md', import.meta.url);
 
 it("the tracing example records the connect's tools/list and a tools/call span, and prints what its comments say", async () => {
-  const snippet = /## Tracing and metrics\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  const snippet = readmeSnippet(readme, '## Tracing and metrics');
   expect(snippet).toBeDefined();
   const runnable = (snippet as string)
     .replace("from '@switchboard/client'", "from '../src/index.js'")
-    .replace(
-      "command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything']",
-      `command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(serverScript('server-everything'))}, 'stdio']`,
-    );
+    .replace(npxServerEverything, localServerEverything());
   expect(runnable).not.toContain('npx');
-  writeFileSync(snippetFile, runnable);
-  const lines: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    lines.push(format(...args));
-  });
-  await import(snippetFile);
+  const lines = await runSnippet(runnable, { nextTo: import.meta.url });
   expect(lines).toEqual(['tools/list, tools/call echo', 'tools/call pipe']);
 }, 30_000);

@@ -1,8 +1,10 @@
 // Secrets (env values, header values, tokens) never appear in logs or error messages.
+
+import { freePort } from '@switchboard/test-helpers';
 import { describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, serverSecrets } from '../src/index.js';
 import { collectSecrets, createRedactor } from '../src/redactor.js';
-import { createRecordingLogger, fixture, freePort } from './helpers/servers.js';
+import { createRecordingLogger, fixture } from './helpers/servers.js';
 
 const token = 'sk-live-4f9a8b7c6d5e';
 const password = 'hunter2-correct-horse';

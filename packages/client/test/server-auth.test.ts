@@ -1,19 +1,17 @@
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import {
+  createTemporaryDirectory,
+  listenOnRandomPort,
+  serverScript,
+  type TemporaryDirectory,
+} from '@switchboard/test-helpers';
 import { AuthorizationErrorCode, createMemoryTokenStore } from '@switchboard/transports';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createServerAuthProvider, loadConfig, type McpConnection } from '../src/index.js';
 import { authSecrets } from '../src/server-auth.js';
-import { createTempDirectory, type TempDirectory } from './config/temp-directory.js';
 
-const everything = join(
-  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 /** `${NAME}` as config files spell a variable. */
 const variable = (name: string) => `$${'{'}${name}}`;
@@ -26,9 +24,9 @@ afterEach(async () => {
 /** A server following the MCP authorization spec: every request without a token gets a 401 challenge. */
 async function startProtectedServer(): Promise<{ url: string; requests: string[] }> {
   const requests: string[] = [];
+  let base = '';
   const server: Server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     response
       .writeHead(401, {
         'content-type': 'application/json',
@@ -36,15 +34,10 @@ async function startProtectedServer(): Promise<{ url: string; requests: string[]
       })
       .end(JSON.stringify({ error: 'invalid_token' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, requests };
+  const listening = await listenOnRandomPort(server);
+  base = listening.origin;
+  cleanups.push(listening.close);
+  return { url: `${base}/mcp`, requests };
 }
 
 describe('OAuth in connectMcp and the config', () => {
@@ -69,15 +62,15 @@ describe('OAuth in connectMcp and the config', () => {
     expect(protectedServer.requests.every((line) => line.startsWith('POST /mcp'))).toBe(true);
   }, 60_000);
 
-  let temp: TempDirectory | undefined;
+  let temp: TemporaryDirectory | undefined;
   afterEach(async () => {
-    await temp?.remove();
+    temp?.remove();
     temp = undefined;
   });
 
   it('reads a per-server auth block with $VAR credentials and rejects a bad one naming its path', async () => {
-    temp = await createTempDirectory();
-    const file = await temp.write(
+    temp = createTemporaryDirectory('switchboard-config-');
+    const file = temp.write(
       'mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -118,7 +111,7 @@ describe('OAuth in connectMcp and the config', () => {
       }),
     ).toBeUndefined();
 
-    const bad = await temp.write(
+    const bad = temp.write(
       'bad.json',
       JSON.stringify({
         mcpServers: { remote: { url: 'https://x.example/mcp', auth: { grantType: 'password' } } },
@@ -129,9 +122,9 @@ describe('OAuth in connectMcp and the config', () => {
   });
 
   it('reads workload identity, enterprise IdP and DPoP settings; file secrets are read at each use', async () => {
-    temp = await createTempDirectory();
-    const tokenFile = await temp.write('workload.jwt', 'workload-token-v1\n');
-    const file = await temp.write(
+    temp = createTemporaryDirectory('switchboard-config-');
+    const tokenFile = temp.write('workload.jwt', 'workload-token-v1\n');
+    const file = temp.write(
       'mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -196,7 +189,7 @@ describe('OAuth in connectMcp and the config', () => {
     expect(typeof provider?.dpop).toBe('function');
     const context = { issuer: 'https://auth.example.com' };
     expect(await provider?.assertion(context)).toBe('workload-token-v1');
-    await temp.write('workload.jwt', 'workload-token-v2\n');
+    temp.write('workload.jwt', 'workload-token-v2\n');
     expect(await provider?.assertion(context)).toBe('workload-token-v2');
 
     const missing = createServerAuthProvider(
@@ -255,8 +248,8 @@ describe('OAuth in connectMcp and the config', () => {
     [{ issuer: 'auth.example.com' }, ['issuer'], 'expected an http(s) URL'],
     [{ grantType: 'password' }, ['grantType'], 'expected one of "authorization_code", "client_credentials"'],
   ])('rejects auth %j at its path without quoting secrets', async (auth, where, message) => {
-    temp = await createTempDirectory();
-    const file = await temp.write(
+    temp = createTemporaryDirectory('switchboard-config-');
+    const file = temp.write(
       'mcp.json',
       JSON.stringify({ mcpServers: { remote: { url: 'https://x.example/mcp', auth } } }),
     );

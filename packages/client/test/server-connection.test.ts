@@ -1,20 +1,17 @@
 // Supervision with real processes: kill -9 mid-call, respawn with backoff, the retry rule for
 // destructive vs read-only tools, the circuit breaker, lazy reconnects and HTTP session loss.
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SwitchboardError } from '@switchboard/core';
+import {
+  createTemporaryDirectories,
+  type EverythingHttpServer,
+  freePort,
+  startEverythingHttp,
+} from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import {
-  fixture,
-  freePort,
-  type HttpServer,
-  processesWithEnvironment,
-  startEverythingHttp,
-  uniqueMarker,
-  waitFor,
-} from './helpers/servers.js';
+import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
 
 const lines = (file: string, prefix: string): string[] =>
   existsSync(file)
@@ -25,17 +22,16 @@ const lines = (file: string, prefix: string): string[] =>
 
 describe('supervision', () => {
   const open: McpConnection[] = [];
-  const servers: HttpServer[] = [];
-  const temporary: string[] = [];
+  const servers: EverythingHttpServer[] = [];
+  const temporary = createTemporaryDirectories();
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
     await Promise.all(servers.splice(0).map((server) => server.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
 
   const counterSetup = (extraEnv: Record<string, string> = {}) => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-client-supervision-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-client-supervision-');
     const log = join(dir, 'calls.log');
     const marker = uniqueMarker();
     const entry = {

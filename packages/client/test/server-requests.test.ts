@@ -2,10 +2,11 @@
 // as input-required rounds of a call (2026-07-28) and as server requests (2025). Handlers given
 // for one call take precedence over the client-level ones for that call's requests only.
 import type { ElicitRequest } from '@modelcontextprotocol/client';
+import { startEverythingHttp } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient, type ElicitationHandler, type McpClient } from '../src/index.js';
 import { startSdkV2Server } from './helpers/http-mcp-server.js';
-import { fixture, startEverythingHttp } from './helpers/servers.js';
+import { fixture } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
 /** includeTools / excludeTools: hidden tools never reach the registry, and a relay of one is refused. */
 import { SwitchboardError } from '@switchboard/core';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfigDocument } from '../src/config/validate-server-config.js';
 import { ClientErrorCode, connectMcp, type McpConnection } from '../src/index.js';
-import { everythingStdio } from './helpers/servers.js';
 
 describe('tool filtering', () => {
   const open: McpConnection[] = [];

@@ -1,30 +1,16 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readmeSnippet, runSnippet } from '@switchboard/test-helpers';
+import { describe, expect, it } from 'vitest';
 
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const snippetFile = fileURLToPath(new URL(`./readme-schema-snippet-${process.pid}.tmp.ts`, import.meta.url));
-
-afterEach(() => {
-  rmSync(snippetFile, { force: true });
-  vi.restoreAllMocks();
-});
+const readme = new URL('../README.md', import.meta.url);
 
 describe('README, schema conversion and validation', () => {
   it('runs the snippet and prints what its comments say', async () => {
-    const section = readme.slice(readme.indexOf('## Schema conversion and validation'));
-    const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    const snippet = readmeSnippet(readme, '## Schema conversion and validation');
     expect(snippet).toBeDefined();
-    writeFileSync(
-      snippetFile,
+    const lines = await runSnippet(
       (snippet as string).replace("from '@switchboard/core'", "from '../src/index.js'"),
+      { nextTo: import.meta.url },
     );
-    const lines: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(format(...args));
-    });
-    await import(snippetFile);
     // Each printed value must appear in the comment lines that follow its console.log.
     const comments = (snippet as string)
       .split('\n')

@@ -1,29 +1,16 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readmeSnippet, runSnippet } from '@switchboard/test-helpers';
+import { describe, expect, it } from 'vitest';
 
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const snippetFile = fileURLToPath(new URL(`./readme-snippet-${process.pid}.tmp.ts`, import.meta.url));
-
-afterEach(() => {
-  rmSync(snippetFile, { force: true });
-  vi.restoreAllMocks();
-});
+const readme = new URL('../README.md', import.meta.url);
 
 describe('README', () => {
   it('quick example runs and prints what its comments say', async () => {
-    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    const snippet = readmeSnippet(readme);
     expect(snippet).toBeDefined();
-    writeFileSync(
-      snippetFile,
+    const lines = await runSnippet(
       (snippet as string).replace("from '@switchboard/core'", "from '../src/index.js'"),
+      { nextTo: import.meta.url },
     );
-    const lines: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(format(...args));
-    });
-    await import(snippetFile);
     expect(lines.slice(0, 2)).toEqual([
       'added mcp__filesystem__read_text_file',
       'added mcp__filesystem__write_file',

@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WrappedToolResult } from '../src/index.js';
 import { SwitchboardError, wrapToolResult } from '../src/index.js';
@@ -15,13 +14,11 @@ describe('wrapToolResult on real server-everything results', () => {
   let client: Client;
 
   beforeAll(async () => {
-    const require = createRequire(import.meta.url);
-    const directory = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
     client = new Client({ name: 'core-wrap-test', version: '0.0.0' });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [join(directory, 'dist/index.js'), 'stdio'],
+        args: [serverScript('server-everything'), 'stdio'],
         stderr: 'ignore',
       }),
     );

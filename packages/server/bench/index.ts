@@ -17,8 +17,6 @@
  * `bench --scale [--json]` runs `scale.ts` instead: replicas behind nginx against one replica direct.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   Client as ClientV2,
@@ -27,9 +25,10 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpClient } from '@switchboard/client';
-import { freePort, waitForHttp } from './bench-processes.js';
+import { freePort, serverScript } from '@switchboard/test-helpers';
 import { createHttpPoster } from './http-poster.js';
 import { measureRounds, type Runner, round2, type Stats } from './measure-rounds.js';
+import { waitForHttp } from './wait-for-http.js';
 
 const json = process.argv.includes('--json');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -39,9 +38,7 @@ const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
 const warmup = Number(process.env.BENCH_WARMUP ?? 2000);
 const measure = (runners: Record<string, Runner>) =>
   measureRounds(runners, { rounds, callsPerRound, warmup });
-const require = createRequire(import.meta.url);
-const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
-const everything = join(everythingDir, 'dist', 'index.js');
+const everything = serverScript('server-everything');
 const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
 const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
 const sdkV2Server = fileURLToPath(new URL('./sdk-v2-server.ts', import.meta.url));

@@ -37,11 +37,12 @@ import {
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@switchboard/test-helpers';
 import { Redis } from 'ioredis';
 import { renderNginxConfig } from '../src/index.js';
-import { freePort, waitForHttp } from './bench-processes.js';
 import { createHttpPoster } from './http-poster.js';
 import { measureRounds, type Runner, round2, type Stats } from './measure-rounds.js';
+import { waitForHttp } from './wait-for-http.js';
 
 /** What `index.ts` passes on. */
 export interface ScaleBenchOptions {

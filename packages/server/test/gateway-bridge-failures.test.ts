@@ -9,10 +9,9 @@
  * - A tampered `requestState` is refused with -32602; the suspended call it tried to reach is
  *   untouched and the real retry still finishes it.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpConnection } from '@switchboard/client';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions, type ServeHandle, serve } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
@@ -20,12 +19,7 @@ import { envelope, post } from './fixtures/modern-request.js';
 import { startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 const v1Script = fileURLToPath(new URL('./fixtures/sdk-v1-upstream.ts', import.meta.url));
 

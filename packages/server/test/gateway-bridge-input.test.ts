@@ -11,8 +11,6 @@
  * - same-era pairs keep working, and a dual SDK v2 server serves both.
  * Results arrive as a direct call to the upstream gives them.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -20,6 +18,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
 import {
@@ -33,12 +32,7 @@ import { envelope, post } from './fixtures/modern-request.js';
 import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { type SdkV2Upstream, startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 let modernOnly: SdkV2Upstream;
 let dual: SdkV2Upstream;

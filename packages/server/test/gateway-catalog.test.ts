@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   McpError,
   PromptListChangedNotificationSchema,
@@ -11,14 +8,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '@switchboard/client';
 import { createToolRegistry } from '@switchboard/core';
+import { connectInMemory, everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, serve } from '../src/index.js';
 
-const require = createRequire(import.meta.url);
-const serverEntry = (name: string) =>
-  join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
-const everything = { command: process.execPath, args: [serverEntry('server-everything'), 'stdio'] };
-const memory = { command: process.execPath, args: [serverEntry('server-memory')] };
+const everything = everythingStdio();
+const memory = { command: process.execPath, args: [serverScript('server-memory')] };
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -268,13 +263,8 @@ describe('gateway resources and prompts', () => {
     const read = await client.readResource({ uri: 'demo://resource/dynamic/text/3' });
     expect(textOf(read)).toContain('3');
     // `connect` (what stdio serving uses) attaches resources and prompts like HTTP sessions.
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const session = await gateway.connect(serverSide);
-    cleanups.push(() => session.close());
-    const direct = new Client({ name: 'direct', version: '1.0.0' });
-    await direct.connect(clientSide);
-    cleanups.push(() => direct.close());
-    const result = await direct.getPrompt({ name: 'mcp__everything__simple-prompt' });
+    await using direct = await connectInMemory(gateway, { name: 'direct' });
+    const result = await direct.client.getPrompt({ name: 'mcp__everything__simple-prompt' });
     expect(result.messages.length).toBeGreaterThan(0);
   }, 60_000);
 

@@ -5,22 +5,16 @@
  * call — for an official client of each era, whether the gateway opened the `connectMcp` set itself
  * or was handed one made with default options (as `switchboard serve` does).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectMcp } from '@switchboard/client';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 const upstream = { command: process.execPath, args: [everything, 'stdio'] };
 
 /** Calls whose results cover every content type server-everything produces. */

@@ -4,18 +4,13 @@
  * roots capability must not lose that call: the upstream is told there are no roots, and the call
  * goes on (before, the 2026-07-28 call failed with -32021, "needs the client capability roots").
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+
+import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

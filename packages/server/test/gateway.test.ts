@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -9,15 +8,11 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, serve } from '../src/index.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 const config = { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } };
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -183,11 +178,7 @@ describe('createGateway', () => {
     expect(JSON.stringify(sum.content)).toContain('3');
   }, 90_000);
   test('discover_tools only reports tools the gateway serves (not those needing approval)', async () => {
-    const filesystem = join(
-      dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
-      'dist',
-      'index.js',
-    );
+    const filesystem = serverScript('server-filesystem');
     const root = mkdtempSync(join(tmpdir(), 'gateway-discover-'));
     cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
     const gateway = await createGateway({

@@ -1,7 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
+import { connectInMemory } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, type McpServer } from '../src/index.js';
@@ -28,11 +28,8 @@ afterEach(async () => {
 });
 
 async function connect(server: McpServer, capabilities = {}): Promise<Client> {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities });
-  await client.connect(clientTransport);
-  cleanups.push(() => client.close());
+  const { client, close } = await connectInMemory(server, { capabilities });
+  cleanups.push(close);
   cleanups.push(() => server.close());
   return client;
 }

@@ -3,8 +3,8 @@
 // introspection) and, end to end, @switchboard/client's OAuth. Real HTTP on port 0.
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpClient, createMemoryTokenStore } from '@switchboard/client';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   createIntrospectionVerifier,
@@ -95,8 +95,7 @@ async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
       } else send(404, {});
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.issuer = (await listenOnRandomPort(server)).origin;
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   return state;
 }

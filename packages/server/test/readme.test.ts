@@ -1,22 +1,22 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readmeSnippet, writeSnippet } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const snippetFile = fileURLToPath(new URL('./readme-snippet.generated.ts', import.meta.url));
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()?.();
 });
 
 test('the README snippet runs and serves its tool', async () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const snippet = readme.match(/```ts\n([\s\S]*?)```/)?.[1];
+  const snippet = readmeSnippet(new URL('../README.md', import.meta.url));
   expect(snippet).toBeDefined();
-  writeFileSync(snippetFile, (snippet as string).replace("'@switchboard/server'", "'../src/index.js'"));
-  cleanups.push(() => rmSync(snippetFile, { force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', snippetFile], {
+  using snippetFile = writeSnippet(
+    (snippet as string).replace("'@switchboard/server'", "'../src/index.js'"),
+    import.meta.url,
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', snippetFile.path], {
     cwd: packageDir,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInMemory } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 import { defineTool, type McpServer, serveAgent } from '../src/index.js';
 
@@ -9,11 +9,8 @@ afterEach(async () => {
 });
 
 async function connect(server: McpServer): Promise<Client> {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: 'agent-test', version: '1.0.0' });
-  await client.connect(clientTransport);
-  cleanups.push(() => client.close());
+  const { client, close } = await connectInMemory(server, { name: 'agent-test' });
+  cleanups.push(close);
   cleanups.push(() => server.close());
   return client;
 }

@@ -16,7 +16,7 @@ export {
   type OfficialServer,
   serverScript,
 } from './official-servers.js';
-export { freePort, freePorts, type ListeningAddress, listenOnRandomPort } from './random-port.js';
+export { freePort, freePorts, type ListeningServer, listenOnRandomPort } from './random-port.js';
 export {
   localServerEverything,
   npxServerEverything,

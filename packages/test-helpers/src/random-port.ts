@@ -7,14 +7,20 @@
  */
 import { createServer, type Server } from 'node:net';
 
-/** Where a server listens: its port and `http://127.0.0.1:<port>`. */
-export interface ListeningAddress {
+/** A server listening on a random loopback port; `close()` (or leaving an `await using` scope) stops it. */
+export interface ListeningServer extends AsyncDisposable {
   port: number;
+  /** `http://127.0.0.1:<port>`. */
   origin: string;
+  /**
+   * Ends its open connections (node:http keeps idle keep-alive sockets, which would hold `close`
+   * back) and closes it; resolves once it is closed, or at once when it was closed already.
+   */
+  close(): Promise<void>;
 }
 
 /** Starts `server` (node:net, node:http, node:https) listening on 127.0.0.1, on a port the OS picks. */
-export async function listenOnRandomPort(server: Server): Promise<ListeningAddress> {
+export async function listenOnRandomPort(server: Server): Promise<ListeningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -24,7 +30,17 @@ export async function listenOnRandomPort(server: Server): Promise<ListeningAddre
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the server is not listening on TCP');
-  return { port: address.port, origin: `http://127.0.0.1:${address.port}` };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.close(() => resolve());
+    });
+  return {
+    port: address.port,
+    origin: `http://127.0.0.1:${address.port}`,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }
 
 /**

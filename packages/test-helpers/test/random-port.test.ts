@@ -5,13 +5,13 @@ import { freePort, freePorts, listenOnRandomPort } from '../src/index.js';
 describe('ports', () => {
   it('listenOnRandomPort listens on 127.0.0.1 and says where', async () => {
     const server = createServer((_request, response) => response.end('here'));
-    const { port, origin } = await listenOnRandomPort(server);
-    try {
-      expect(origin).toBe(`http://127.0.0.1:${port}`);
-      expect(await (await fetch(origin)).text()).toBe('here');
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
+    {
+      await using listening = await listenOnRandomPort(server);
+      expect(listening.origin).toBe(`http://127.0.0.1:${listening.port}`);
+      // fetch keeps the connection alive: closing must not wait for it.
+      expect(await (await fetch(listening.origin)).text()).toBe('here');
     }
+    expect(server.listening).toBe(false);
   });
 
   it('freePorts hands out distinct ports, each one free again', async () => {

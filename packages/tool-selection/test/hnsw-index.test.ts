@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createTemporaryDirectory } from '@switchboard/test-helpers';
+import { describe, expect, it } from 'vitest';
 import { createHnswIndex } from '../src/index.js';
 
 function unit(values: number[]): Float32Array {
@@ -17,11 +15,6 @@ function point(position: number, dimensions = 8): Float32Array {
   values[1] = Math.sin(angle);
   return unit(values);
 }
-
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
 
 describe('createHnswIndex', () => {
   it('finds nearest neighbours with cosine scores', () => {
@@ -60,8 +53,8 @@ describe('createHnswIndex', () => {
   });
 
   it('persists to disk and loads only under the same key', () => {
-    const persistDir = mkdtempSync(join(tmpdir(), 'hnsw-index-'));
-    directories.push(persistDir);
+    using directory = createTemporaryDirectory('hnsw-index-');
+    const persistDir = directory.path;
     const first = createHnswIndex({ dimensions: 8, persistDir, key: 'model-a@8' });
     for (let position = 0; position < 100; position++)
       first.add(`p${position}`, point(position * 10), `hash${position}`);

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createToolRegistry, SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory } from '@switchboard/test-helpers';
 import { describe, expect, it } from 'vitest';
 import {
   createOfflineEmbedder,
@@ -86,17 +84,13 @@ describe.skipIf(!offlineDefaultModel() || !teacherInstalled())(
 
 describe.skipIf(!offlineDefaultModel())('withTeacherDocuments', () => {
   it('fails with a clear error when the model folder has no teacher projection', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'switchboard-teacher-'));
-    try {
-      const embedder = withTeacherDocuments(createOfflineEmbedder(), { modelFolder: folder });
-      const failure = embedder.load();
-      await expect(failure).rejects.toThrow(/teacher-projection\.f32.*build:model/);
-      await expect(failure).rejects.toSatisfy(
-        (error) => SwitchboardError.isInstance(error) && error.code === 'EMBEDDER_UNAVAILABLE',
-      );
-      await expect(embedder.embedDocuments?.(['a tool'])).rejects.toThrow(/teacher-projection/);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    using folder = createTemporaryDirectory('switchboard-teacher-');
+    const embedder = withTeacherDocuments(createOfflineEmbedder(), { modelFolder: folder.path });
+    const failure = embedder.load();
+    await expect(failure).rejects.toThrow(/teacher-projection\.f32.*build:model/);
+    await expect(failure).rejects.toSatisfy(
+      (error) => SwitchboardError.isInstance(error) && error.code === 'EMBEDDER_UNAVAILABLE',
+    );
+    await expect(embedder.embedDocuments?.(['a tool'])).rejects.toThrow(/teacher-projection/);
   });
 });

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ToolRegistry } from '@switchboard/core';
 import { createMemoryEmbeddingStore, createToolRegistry } from '@switchboard/core';
+import { createTemporaryDirectories } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSelector } from '../src/index.js';
 import {
@@ -18,7 +16,7 @@ import { fetchOfficialTools } from './helpers/official-tools.js';
 
 const model = createFixtureModel();
 let official: ServerTools[] = [];
-const directories: string[] = [];
+const temporary = createTemporaryDirectories();
 const selectors: ToolSelector[] = [];
 
 beforeAll(async () => {
@@ -28,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const selector of selectors) await selector.close();
   model.cleanup();
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  temporary.removeAll();
 });
 
 function registryWithOfficialTools(): ToolRegistry {
@@ -125,8 +123,7 @@ describe('createToolSelector on the official servers’ tools', () => {
   });
 
   it('persists its index: a restart re-embeds only what changed', async () => {
-    const persistDir = mkdtempSync(join(tmpdir(), 'tool-selector-'));
-    directories.push(persistDir);
+    const persistDir = temporary.make('tool-selector-');
     const firstEmbedder = countEmbeddings(createFixtureEmbedder(model));
     const first = createToolSelector({
       registry: registryWithOfficialTools(),

@@ -6,12 +6,9 @@
  *
  *   pnpm --filter @switchboard/transports bench [--json] [--calls 1000] [--rounds 10]
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { connect as connectSocket, createServer } from 'node:net';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { serverScript, startEverythingHttp } from '@switchboard/test-helpers';
 import { createStreamableHttpTransport } from '../src/index.js';
 import { startProcessGroupWatchdog } from '../src/process-group-watchdog.js';
 import { createStdioTransport } from '../src/stdio.js';
@@ -27,11 +24,7 @@ const rounds = option('--rounds', 10);
 const warmupCalls = option('--warmup', 200);
 const connectSamples = option('--connects', 5);
 
-const require = createRequire(import.meta.url);
-const entry = path.join(
-  path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist/index.js',
-);
+const entry = serverScript('server-everything');
 
 function log(message: string): void {
   if (!json) process.stderr.write(`${message}\n`);
@@ -95,44 +88,10 @@ async function compare(
   return { switchboard, sdk: baseline, ratio: Number((switchboard.p50Us / baseline.p50Us).toFixed(3)) };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connectSocket(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`server-everything did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function benchHttp() {
-  const port = await freePort();
-  const server = spawn(process.execPath, [entry, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: 'ignore',
-  });
+  const server = await startEverythingHttp('streamableHttp');
   try {
-    await waitForPort(port);
-    const url = `http://127.0.0.1:${port}/mcp`;
+    const url = server.url;
     const ours = await connectClient(createStreamableHttpTransport({ url }));
     const sdk = await connectClient(new StreamableHTTPClientTransport(new URL(url)));
     log('http: measuring...');
@@ -141,7 +100,7 @@ async function benchHttp() {
     await sdk.close();
     return result;
   } finally {
-    server.kill('SIGKILL');
+    await server.close();
   }
 }
 

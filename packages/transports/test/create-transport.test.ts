@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SwitchboardError } from '@switchboard/core';
+import { type EverythingHttpServer, serverScript, startEverythingHttp } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInMemoryTransportPair,
@@ -10,11 +11,6 @@ import {
   type StdioExitInfo,
 } from '../src/index.js';
 import { waitForProcessesGone } from './support/process-table.js';
-import {
-  type RunningHttpServer,
-  serverEverythingEntry,
-  startServerEverythingHttp,
-} from './support/server-everything.js';
 
 describe('resolveTransportType', () => {
   it('infers stdio from command, http from url, ws from a ws:// url, and lets an explicit type win', () => {
@@ -47,16 +43,13 @@ describe('resolveTransportType', () => {
 });
 
 describe('createTransport with real servers', () => {
-  let http: RunningHttpServer;
-  let sse: RunningHttpServer;
+  let http: EverythingHttpServer;
+  let sse: EverythingHttpServer;
   beforeAll(async () => {
-    [http, sse] = await Promise.all([
-      startServerEverythingHttp('streamableHttp'),
-      startServerEverythingHttp('sse'),
-    ]);
+    [http, sse] = await Promise.all([startEverythingHttp('streamableHttp'), startEverythingHttp('sse')]);
   });
   afterAll(async () => {
-    await Promise.all([http?.stop(), sse?.stop()]);
+    await Promise.all([http?.close(), sse?.close()]);
   });
 
   async function echo(transport: ReturnType<typeof createTransport>): Promise<unknown> {
@@ -71,7 +64,7 @@ describe('createTransport with real servers', () => {
 
   it('command → stdio, with process accessors forwarded', async () => {
     const transport = createTransport(
-      { command: process.execPath, args: [serverEverythingEntry, 'stdio'] },
+      { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
       { name: 'e' },
     );
     expect(isStdioTransport(transport)).toBe(true);
@@ -119,8 +112,8 @@ describe('createTransport with real servers', () => {
 
   it('type sse against a refused port → CONNECTION_FAILED', async () => {
     const client = new Client({ name: 'create-transport-test', version: '1.0.0' });
-    const stopped = await startServerEverythingHttp('sse');
-    await stopped.stop();
+    const stopped = await startEverythingHttp('sse');
+    await stopped.close();
     await expect(
       client.connect(
         createTransport({ type: 'sse', url: `http://127.0.0.1:${stopped.port}/sse` }, { name: 'gone' }),

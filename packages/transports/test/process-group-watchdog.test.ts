@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
-import { serverEverythingEntry } from './support/server-everything.js';
 
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stdioEntry = path.join(packageDirectory, 'src/stdio.ts');
@@ -48,7 +48,7 @@ describe.skipIf(process.platform === 'win32')('no orphans when the parent is SIG
     writeFileSync(
       parentScript,
       `import { createStdioTransport } from ${JSON.stringify(stdioEntry)};
-       const everything = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(serverEverythingEntry)}, 'stdio'] });
+       const everything = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(serverScript('server-everything'))}, 'stdio'] });
        const stubborn = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(stubborn)}], killTimeoutMs: 1000 });
        await everything.start();
        await stubborn.start();

@@ -1,10 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
+import { freePort, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSseTransport } from '../src/index.js';
-import { freePort } from './support/server-everything.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -49,15 +48,9 @@ describe('legacy SSE transport', () => {
         );
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`;
+    const listening = await listenOnRandomPort(server);
+    cleanups.push(listening.close);
+    const url = `${listening.origin}/sse`;
     const client = new Client({ name: 'sse-test', version: '1.0.0' });
     await client.connect(
       createSseTransport({ url, headers: { 'X-Team': 'switchboard' }, bearerToken: 'sse-token' }),

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
-import { serverEverythingEntry } from './support/server-everything.js';
 
 let fixtures: string;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -30,7 +30,7 @@ function fixture(name: string, source: string): string {
 function everything(extra: Partial<Parameters<typeof createStdioTransport>[0]> = {}): StdioTransport {
   const transport = createStdioTransport({
     command: process.execPath,
-    args: [serverEverythingEntry, 'stdio'],
+    args: [serverScript('server-everything'), 'stdio'],
     ...extra,
   });
   cleanups.push(() => transport.close());
@@ -134,7 +134,7 @@ describe('stdio transport failures', () => {
   it('reports garbage on stdout through onerror with the line, and keeps working', async () => {
     const script = fixture(
       'garbage-server.mjs',
-      `process.stdout.write('this is not json at all\\n'); process.argv[2] = 'stdio'; await import(${JSON.stringify(serverEverythingEntry)});`,
+      `process.stdout.write('this is not json at all\\n'); process.argv[2] = 'stdio'; await import(${JSON.stringify(serverScript('server-everything'))});`,
     );
     const transport = createStdioTransport({ command: process.execPath, args: [script] });
     cleanups.push(() => transport.close());

@@ -3,8 +3,8 @@
 // the standard headers, per-message headers, the request signal closing a stream (the modern
 // cancellation), and no session or GET stream.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createStreamableHttpTransport,
@@ -54,15 +54,9 @@ async function answeringServer(
       response.end(typeof body === 'string' ? body : JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const listening = await listenOnRandomPort(server);
+  cleanups.push(listening.close);
+  return `${listening.origin}/mcp`;
 }
 
 const envelope = {
@@ -138,10 +132,10 @@ describe('Streamable HTTP transport, modern era', () => {
       request.resume();
       request.on('end', () => response.writeHead(202).end());
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const listening = await listenOnRandomPort(server);
+    cleanups.push(listening.close);
     const transport = createStreamableHttpTransport({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+      url: `${listening.origin}/mcp`,
       bearerToken: 'the-real-token',
     });
     await transport.start();

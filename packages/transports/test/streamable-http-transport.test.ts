@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
+import {
+  type EverythingHttpServer,
+  freePort,
+  listenOnRandomPort,
+  startEverythingHttp,
+} from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStreamableHttpTransport } from '../src/index.js';
-import { freePort, type RunningHttpServer, startServerEverythingHttp } from './support/server-everything.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -43,15 +47,9 @@ async function startTestServer(
       else handler(request, response, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, requests };
+  const listening = await listenOnRandomPort(server);
+  cleanups.push(listening.close);
+  return { url: `${listening.origin}/mcp`, requests };
 }
 
 function initializeResult(id: unknown): string {
@@ -67,12 +65,12 @@ function initializeResult(id: unknown): string {
 }
 
 describe('Streamable HTTP transport against server-everything', () => {
-  let server: RunningHttpServer;
+  let server: EverythingHttpServer;
   beforeAll(async () => {
-    server = await startServerEverythingHttp('streamableHttp');
+    server = await startEverythingHttp('streamableHttp');
   });
   afterAll(async () => {
-    await server.stop();
+    await server.close();
   });
 
   it('initializes, captures the session, lists tools, calls echo, gets progress, ends the session on close', async () => {
@@ -124,14 +122,14 @@ describe('Streamable HTTP transport against server-everything', () => {
 
 describe('Streamable HTTP transport when the server restarts', () => {
   it('reports SESSION_EXPIRED for a session the restarted server-everything does not know', async () => {
-    const first = await startServerEverythingHttp('streamableHttp');
-    cleanups.push(() => first.stop());
+    const first = await startEverythingHttp('streamableHttp');
+    cleanups.push(() => first.close());
     const transport = createStreamableHttpTransport({ url: `http://127.0.0.1:${first.port}/mcp` });
     const client = await connect(transport);
     await client.listTools();
-    await first.stop();
-    const second = await startServerEverythingHttp('streamableHttp', first.port);
-    cleanups.push(() => second.stop());
+    await first.close();
+    const second = await startEverythingHttp('streamableHttp', first.port);
+    cleanups.push(() => second.close());
     const failure = await client.listTools().then(
       () => undefined,
       (error: unknown) => error,
@@ -168,15 +166,9 @@ describe('Streamable HTTP transport protocol details', () => {
       }
       await transport.handleRequest(request, response);
     });
-    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          httpServer.closeAllConnections();
-          httpServer.close(() => resolve());
-        }),
-    );
-    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+    const listening = await listenOnRandomPort(httpServer);
+    cleanups.push(listening.close);
+    const url = `${listening.origin}/mcp`;
     const client = await connect(
       createStreamableHttpTransport({
         url,
@@ -267,8 +259,8 @@ describe('Streamable HTTP transport protocol details', () => {
   });
 
   it('falls back to legacy SSE when the initial POST gets a 4xx (server-everything in sse mode)', async () => {
-    const server = await startServerEverythingHttp('sse');
-    cleanups.push(() => server.stop());
+    const server = await startEverythingHttp('sse');
+    cleanups.push(() => server.close());
     const transport = createStreamableHttpTransport({ url: `http://127.0.0.1:${server.port}/sse` });
     const client = await connect(transport);
     expect(await client.callTool({ name: 'echo', arguments: { message: 'legacy' } })).toMatchObject({

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectories } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFileTokenStore,
@@ -12,10 +12,8 @@ import {
   serverKey,
 } from '../src/index.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const temporary = createTemporaryDirectories();
+afterEach(() => temporary.removeAll());
 
 const record = (serverUrl: string, accessToken: string): StoredAuthorization => ({
   version: 2,
@@ -27,8 +25,7 @@ const record = (serverUrl: string, accessToken: string): StoredAuthorization => 
 
 describe('token stores', () => {
   it('file store: 0700 directory, 0600 files named by a hash of the URL, list and delete', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
-    directories.push(root);
+    const root = temporary.make('sb-token-store-');
     const directory = join(root, 'auth');
     const store = createFileTokenStore({ directory });
     expect(store.specificationVersion).toBe('v1');
@@ -51,8 +48,7 @@ describe('token stores', () => {
   });
 
   it('a corrupt file is an error naming the file, never quoting its content', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
-    directories.push(root);
+    const root = temporary.make('sb-token-store-');
     const store = createFileTokenStore({ directory: root });
     const file = join(root, `${serverKey('https://c.example/mcp')}.json`);
     await writeFile(file, '{"tokens": {"access_token": "leaked-secret-123"');
@@ -75,8 +71,7 @@ describe('token stores', () => {
   });
 
   it('migrates a format-1 file: its credentials are bound to the issuer its discovery names, and saved as format 2', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sb-token-store-'));
-    directories.push(root);
+    const root = temporary.make('sb-token-store-');
     const store = createFileTokenStore({ directory: root });
     const serverUrl = 'https://d.example/mcp';
     const file = join(root, `${serverKey(serverUrl)}.json`);

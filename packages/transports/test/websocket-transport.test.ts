@@ -3,10 +3,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError } from '@switchboard/core';
+import { freePort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createWebSocketServerTransport, createWebSocketTransport } from '../src/index.js';
-import { freePort } from './support/server-everything.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -1,10 +1,11 @@
 // MCP prompts and resources of a real server-everything as AI SDK messages, and those messages
 // accepted by the AI SDK's own loop (a scripted model records the prompt it was sent).
+
+import { everythingStdio } from '@switchboard/test-helpers';
 import { generateText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toAISDKMessages, toAISDKResourceContent } from '../../src/ai-sdk/index.js';
 import { createMcpClient, type McpClient } from '../../src/index.js';
-import { everythingStdio } from '../helpers/servers.js';
 import { scriptedModel } from './scripted-model.js';
 
 let client: McpClient;

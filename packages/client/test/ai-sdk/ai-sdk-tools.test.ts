@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
+import { everythingStdio, memoryStdio, serverScript } from '@switchboard/test-helpers';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAISDKPrepareStep, toAISDKTools } from '../../src/ai-sdk/index.js';
@@ -12,7 +13,7 @@ import { connectMcp, type McpConnection } from '../../src/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { everythingStdio, memoryStdio, serverScript, waitFor } from '../helpers/servers.js';
+import { waitFor } from '../helpers/servers.js';
 import { offeredTools, scriptedModel, toolResultsIn } from './scripted-model.js';
 
 let everything: McpConnection;

@@ -2,6 +2,7 @@
 import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   addServer,
@@ -12,16 +13,15 @@ import {
 } from '../../src/config/config-file-editor.js';
 import { parseJsonc } from '../../src/config/jsonc-document.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 async function editError(promise: Promise<unknown>): Promise<SwitchboardError> {
@@ -68,7 +68,7 @@ describe('addServer', () => {
   });
 
   it('adds to a hand-written file keeping comments, unknown fields, trailing commas and key order', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     await addServer(file, 'remote', {
       type: 'http',
       url: 'https://mcp.example.com/mcp',
@@ -94,7 +94,7 @@ describe('addServer', () => {
   });
 
   it('refuses to replace an existing server unless told to, then replaces only that entry', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     const error = await editError(addServer(file, 'memory', { command: 'other' }));
     expect(error.code).toBe('CONFIG_SERVER_EXISTS');
     expect(error.message).toContain('"memory"');
@@ -122,7 +122,7 @@ describe('addServer', () => {
 
   it('leaves a file with invalid JSON untouched and says where it broke', async () => {
     const broken = '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n';
-    const file = await temp.write('mcp.json', broken);
+    const file = temp.write('mcp.json', broken);
     const error = await editError(addServer(file, 'c', { command: 'y' }));
     expect(error.code).toBe('CONFIG_INVALID_JSON');
     expect(error.message).toContain(`${file}:4:5`);
@@ -130,7 +130,7 @@ describe('addServer', () => {
   });
 
   it('keeps CRLF line endings, tab indentation and inline style', async () => {
-    const crlf = await temp.write(
+    const crlf = temp.write(
       'crlf.json',
       '{\r\n\t"mcpServers": {\r\n\t\t"a": { "command": "x" }\r\n\t}\r\n}\r\n',
     );
@@ -138,7 +138,7 @@ describe('addServer', () => {
     expect(await readFile(crlf, 'utf8')).toBe(
       '{\r\n\t"mcpServers": {\r\n\t\t"a": { "command": "x" },\r\n\t\t"b": {\r\n\t\t\t"command": "y"\r\n\t\t}\r\n\t}\r\n}\r\n',
     );
-    const inline = await temp.write(
+    const inline = temp.write(
       'inline.json',
       '{\n  "mcpServers": {\n    "a": {"command": "x", "args": ["1"]}\n  }\n}',
     );
@@ -155,7 +155,7 @@ describe('addServer', () => {
   });
 
   it('lays out a one-line file afresh', async () => {
-    const file = await temp.write('mcp.json', '{"mcpServers": {}}\n');
+    const file = temp.write('mcp.json', '{"mcpServers": {}}\n');
     await addServer(file, 'a', { command: 'x', args: ['y'] });
     expect(await readFile(file, 'utf8')).toBe(
       '{\n  "mcpServers": {\n    "a": {\n      "command": "x",\n      "args": ["y"]\n    }\n  }\n}\n',
@@ -163,7 +163,7 @@ describe('addServer', () => {
   });
 
   it('adds mcpServers to a file that has none, keeping the other keys', async () => {
-    const file = await temp.write('mcp.json', '{\n  // nothing yet\n  "theme": "dark"\n}\n');
+    const file = temp.write('mcp.json', '{\n  // nothing yet\n  "theme": "dark"\n}\n');
     await addServer(file, 'a', { command: 'x' });
     expect(await readFile(file, 'utf8')).toBe(
       '{\n  // nothing yet\n  "theme": "dark",\n  "mcpServers": {\n    "a": {\n      "command": "x"\n    }\n  }\n}\n',
@@ -173,7 +173,7 @@ describe('addServer', () => {
 
 describe('removeServer', () => {
   it('removes one entry with its comments, leaving the others as written', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     await removeServer(file, 'github');
     const text = await readFile(file, 'utf8');
     expect(text).not.toContain('github-mcp-server');
@@ -192,7 +192,7 @@ describe('removeServer', () => {
 
   it('removes the last entry of a strict-JSON object without leaving a dangling comma', async () => {
     const strict = `${JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b' }, c: { command: 'c' } } }, null, 2)}\n`;
-    const file = await temp.write('mcp.json', strict);
+    const file = temp.write('mcp.json', strict);
     await removeServer(file, 'c');
     await removeServer(file, 'b');
     const text = await readFile(file, 'utf8');
@@ -203,7 +203,7 @@ describe('removeServer', () => {
   });
 
   it('names the file and the servers it has when the name is unknown', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     const error = await editError(removeServer(file, 'gihtub'));
     expect(error.code).toBe('SERVER_NOT_FOUND');
     expect(error.message).toContain(file);
@@ -214,7 +214,7 @@ describe('removeServer', () => {
 
 describe('updateConfigFile', () => {
   it('changes one nested value and nothing else', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     const result = await updateConfigFile(file, (data) => {
       const servers = data.mcpServers as Record<string, Record<string, unknown>>;
       (servers.github as Record<string, unknown>).args = ['run', '-i', 'ghcr.io/github/github-mcp-server:v2'];
@@ -230,7 +230,7 @@ describe('updateConfigFile', () => {
   });
 
   it('does not write when nothing changed', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     const before = await stat(file);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await updateConfigFile(file, () => undefined)).changed).toBe(false);
@@ -238,7 +238,7 @@ describe('updateConfigFile', () => {
   });
 
   it('keeps the file mode, writes through symlinks and leaves no temp files', async () => {
-    const file = await temp.write('real/mcp.json', '{"mcpServers": {}}');
+    const file = temp.write('real/mcp.json', '{"mcpServers": {}}');
     await chmod(file, 0o640);
     const link = join(temp.path, 'link.json');
     await symlink(file, link);
@@ -249,7 +249,7 @@ describe('updateConfigFile', () => {
   });
 
   it('round-trips an import: importing servers into a config keeps what was there', async () => {
-    const file = await temp.write('mcp.json', handWritten);
+    const file = temp.write('mcp.json', handWritten);
     await updateConfigFile(file, (data) => {
       data.mcpServers = {
         ...(data.mcpServers as object),
@@ -269,7 +269,7 @@ describe('updateConfigFile', () => {
   });
 
   it('starts over when another writer changed the file meanwhile, losing neither change', async () => {
-    const file = await temp.write('mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "a" }\n  }\n}\n');
+    const file = temp.write('mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "a" }\n  }\n}\n');
     let calls = 0;
     await updateConfigFile(file, async (data) => {
       calls++;
@@ -287,7 +287,7 @@ describe('updateConfigFile', () => {
   });
 
   it('refuses a root that is not an object', async () => {
-    const file = await temp.write('mcp.json', '[1, 2]');
+    const file = temp.write('mcp.json', '[1, 2]');
     const error = await editError(addServer(file, 'a', { command: 'x' }));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('got an array');
@@ -318,7 +318,7 @@ describe('rewriteJsonc', () => {
 
 it('writes the file only through a complete rename (a reader never sees a partial file)', async () => {
   // A large entry makes a partial write observable if the writer were not atomic.
-  const file = await temp.write('mcp.json', '{"mcpServers": {}}');
+  const file = temp.write('mcp.json', '{"mcpServers": {}}');
   const big = { command: 'x', args: Array.from({ length: 20_000 }, (_, index) => `arg-${index}`) };
   let reads = 0;
   let stop = false;

@@ -8,24 +8,24 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyExportPlan, exportConfig, planExport } from '../../src/config/export-config.js';
 import { importConfig } from '../../src/config/import-config.js';
 import type { ServerConfig } from '../../src/config/server-config.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 let home: string;
 let cwd: string;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
   home = join(temp.path, 'home');
   cwd = join(temp.path, 'work');
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 async function failure(promise: Promise<unknown>): Promise<SwitchboardError> {
@@ -166,7 +166,7 @@ describe('exportConfig: references and secrets', () => {
 
 describe('exportConfig: dry runs, backups, replace', () => {
   it('a dry run writes nothing; a write leaves a backup; a file changed meanwhile is not overwritten', async () => {
-    const path = await temp.write('home/.cursor/mcp.json', '{\n  // mine\n  "mcpServers": {}\n}\n');
+    const path = temp.write('home/.cursor/mcp.json', '{\n  // mine\n  "mcpServers": {}\n}\n');
     const dry = await exportConfig({ to: 'cursor', servers: { github }, home, cwd, env: {}, dryRun: true });
     expect(dry.file).toBe(path);
     expect(dry.written).toBe(false);
@@ -192,7 +192,7 @@ describe('exportConfig: dry runs, backups, replace', () => {
   });
 
   it('replace mode leaves only the given servers, and says which it removed', async () => {
-    const path = await temp.write(
+    const path = temp.write(
       'codex.toml',
       '# keep me\nmodel = "x"\n\n# the old one\n[mcp_servers.old]\ncommand = "old"\n\n[mcp_servers.old.env]\nA = "1"\n\n[profiles.p]\nmodel = "y"\n',
     );
@@ -218,7 +218,7 @@ describe('exportConfig: dry runs, backups, replace', () => {
 
 describe('bad host files: errors name file, line and key', () => {
   it('JSON: a syntax error has line and column; a wrong-typed value is skipped with its line and key', async () => {
-    const broken = await temp.write(
+    const broken = temp.write(
       'zed.json',
       '{\n  "context_servers": {\n    "a": { "command": "x" }\n    "b": {}\n}',
     );
@@ -226,7 +226,7 @@ describe('bad host files: errors name file, line and key', () => {
     expect(error.code).toBe('CONFIG_INVALID_JSON');
     expect(error.message).toContain(`${broken}:4:5`);
 
-    const wrong = await temp.write(
+    const wrong = temp.write(
       'windsurf.json',
       '{\n  "mcpServers": {\n    "w": {\n      "serverUrl": 42\n    }\n  }\n}\n',
     );
@@ -235,19 +235,19 @@ describe('bad host files: errors name file, line and key', () => {
   });
 
   it('TOML: a wrong-typed servers table is an error with line and key', async () => {
-    const file = await temp.write('config.toml', 'model = "x"\nmcp_servers = "none"\n');
+    const file = temp.write('config.toml', 'model = "x"\nmcp_servers = "none"\n');
     const error = await failure(importConfig({ from: 'codex', path: file, home, cwd }));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain(`mcp_servers (${file}:2:1)`);
   });
 
   it('YAML: a syntax error has line and column; wrong types name their line and key', async () => {
-    const broken = await temp.write('goose.yaml', 'extensions:\n  github:\n    cmd: npx\n   args: [x\n');
+    const broken = temp.write('goose.yaml', 'extensions:\n  github:\n    cmd: npx\n   args: [x\n');
     const error = await failure(importConfig({ from: 'goose', path: broken, home, cwd }));
     expect(error.code).toBe('CONFIG_INVALID_YAML');
     expect(error.message).toMatch(new RegExp(`${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+`));
 
-    const wrong = await temp.write(
+    const wrong = temp.write(
       'goose2.yaml',
       '# mine\nextensions:\n  github:\n    cmd: npx\n    args: "-y server"\n    type: stdio\n',
     );
@@ -257,7 +257,7 @@ describe('bad host files: errors name file, line and key', () => {
       `extensions.github.args (${wrong}:5:11): expected an array of strings`,
     );
 
-    const list = await temp.write(
+    const list = temp.write(
       'continue.yaml',
       'name: c\nversion: 0.0.1\nschema: v1\nmcpServers:\n  sqlite:\n    command: npx\n',
     );
@@ -267,7 +267,7 @@ describe('bad host files: errors name file, line and key', () => {
   });
 
   it('export refuses to edit a file whose servers have the wrong type, naming file and line', async () => {
-    const file = await temp.write('mcp.json', '{\n  "mcpServers": []\n}\n');
+    const file = temp.write('mcp.json', '{\n  "mcpServers": []\n}\n');
     const error = await failure(
       exportConfig({ to: 'cursor', servers: { github }, path: file, home, cwd, env: {} }),
     );

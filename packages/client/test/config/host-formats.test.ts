@@ -8,25 +8,25 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportConfig } from '../../src/config/export-config.js';
 import type { HostId } from '../../src/config/hosts/host-format.js';
 import { importConfig } from '../../src/config/import-config.js';
 import type { ServerConfig } from '../../src/config/server-config.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/hosts/', import.meta.url));
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 let home: string;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
   home = join(temp.path, 'home');
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 /** Copies a host's fixture folder into the temp folder; returns the copy's path. */
@@ -337,7 +337,7 @@ describe('Windows and macOS locations', () => {
     '%s: reads its file under APPDATA or USERPROFILE on win32',
     async (host, relative, source) => {
       const text = await readFile(join(fixtures, source), 'utf8');
-      const file = await temp.write(join('C', relative), text);
+      const file = temp.write(join('C', relative), text);
       const env = {
         APPDATA: join(temp.path, 'C', 'Roaming'),
         USERPROFILE: join(temp.path, 'C', 'Users', 'me'),
@@ -360,7 +360,7 @@ describe('Windows and macOS locations', () => {
     ['zed', '.config/zed/settings.json', 'zed/settings.json'],
     ['goose', '.config/goose/config.yaml', 'goose/config.yaml'],
   ] as const)('%s: reads the macOS location', async (host, relative, source) => {
-    const file = await temp.write(join('home', relative), await readFile(join(fixtures, source), 'utf8'));
+    const file = temp.write(join('home', relative), await readFile(join(fixtures, source), 'utf8'));
     const imported = await importConfig({
       from: host,
       home,
@@ -374,14 +374,11 @@ describe('Windows and macOS locations', () => {
 
   it('vscode merges user settings.json, user mcp.json and the workspace mcp.json; continue reads the block files', async () => {
     const cwd = join(temp.path, 'work');
-    await temp.write(
+    temp.write(
       'home/.config/Code/User/settings.json',
       await readFile(join(fixtures, 'vscode/User/settings.json'), 'utf8'),
     );
-    await temp.write(
-      'work/.vscode/mcp.json',
-      await readFile(join(fixtures, 'vscode/.vscode/mcp.json'), 'utf8'),
-    );
+    temp.write('work/.vscode/mcp.json', await readFile(join(fixtures, 'vscode/.vscode/mcp.json'), 'utf8'));
     const vscode = await importConfig({
       from: 'vscode',
       home,
@@ -394,11 +391,8 @@ describe('Windows and macOS locations', () => {
     expect(vscode.serverSources.time?.kind).toBe('user');
     expect(vscode.serverSources.github?.kind).toBe('project');
 
-    await temp.write(
-      'home/.continue/config.yaml',
-      await readFile(join(fixtures, 'continue/config.yaml'), 'utf8'),
-    );
-    const block = await temp.write(
+    temp.write('home/.continue/config.yaml', await readFile(join(fixtures, 'continue/config.yaml'), 'utf8'));
+    const block = temp.write(
       'work/.continue/mcpServers/playwright-mcp.yaml',
       await readFile(join(fixtures, 'continue/.continue/mcpServers/playwright-mcp.yaml'), 'utf8'),
     );

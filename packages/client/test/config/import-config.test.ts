@@ -1,22 +1,22 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeDesktopConfigPath, importConfig } from '../../src/config/import-config.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 let home: string;
 let cwd: string;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
   home = join(temp.path, 'home');
   cwd = join(temp.path, 'projects', 'shop');
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 async function importError(promise: Promise<unknown>): Promise<SwitchboardError> {
@@ -65,7 +65,7 @@ describe('importConfig claude-desktop', () => {
     ['linux', 'home/.config/Claude/claude_desktop_config.json', {}],
     ['win32', 'roaming/Claude/claude_desktop_config.json', { APPDATA: 'ROAMING' }],
   ] as const)('reads the %s default location', async (platform, relative, env) => {
-    const file = await temp.write(relative, claudeDesktopSample);
+    const file = temp.write(relative, claudeDesktopSample);
     const resolvedEnv = 'APPDATA' in env ? { APPDATA: join(temp.path, 'roaming') } : {};
     const imported = await importConfig({ from: 'claude-desktop', home, cwd, platform, env: resolvedEnv });
     expect(imported.sources).toEqual([{ path: file, kind: 'user' }]);
@@ -92,7 +92,7 @@ describe('importConfig claude-desktop', () => {
   });
 
   it('skips invalid entries with a warning naming file and path, keeping the rest', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'desktop.json',
       '{"mcpServers": {"ok": {"command": "uvx", "args": ["mcp-server-git"]}, "broken": {"args": ["x"]}}}',
     );
@@ -103,7 +103,7 @@ describe('importConfig claude-desktop', () => {
   });
 
   it('reports invalid JSON with line and column', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'desktop.json',
       '{\n  "mcpServers": {\n    "a": {"command": "x"}\n    "b": {}\n}',
     );
@@ -115,7 +115,7 @@ describe('importConfig claude-desktop', () => {
 
 describe('importConfig claude-code', () => {
   it('merges ~/.claude.json (user), .mcp.json (project) and the per-project local servers', async () => {
-    await temp.write(
+    temp.write(
       'home/.claude.json',
       JSON.stringify({
         numStartups: 12,
@@ -135,7 +135,7 @@ describe('importConfig claude-code', () => {
         },
       }),
     );
-    await temp.write(
+    temp.write(
       'projects/shop/.mcp.json',
       `{
   "mcpServers": {
@@ -174,7 +174,7 @@ describe('importConfig claude-code', () => {
   });
 
   it('finds the per-project servers from a subfolder of the project', async () => {
-    await temp.write(
+    temp.write(
       'home/.claude.json',
       JSON.stringify({
         projects: { [cwd]: { mcpServers: { 'local-db': { command: 'uvx', args: ['mcp-server-sqlite'] } } } },
@@ -184,7 +184,7 @@ describe('importConfig claude-code', () => {
     expect(imported.mcpServers).toEqual({ 'local-db': { command: 'uvx', args: ['mcp-server-sqlite'] } });
 
     // Servers registered for the home folder are not every project's servers.
-    await temp.write(
+    temp.write(
       'home/.claude.json',
       JSON.stringify({ projects: { [home]: { mcpServers: { h: { command: 'h' } } } } }),
     );
@@ -194,7 +194,7 @@ describe('importConfig claude-code', () => {
   });
 
   it('reads an explicit .mcp.json path', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'elsewhere/.mcp.json',
       '{"mcpServers": {"a": {"type": "streamable-http", "url": "https://a/mcp"}}}',
     );
@@ -205,7 +205,7 @@ describe('importConfig claude-code', () => {
 
 describe('importConfig cursor', () => {
   it('merges ~/.cursor/mcp.json and the project .cursor/mcp.json, resolving editor placeholders', async () => {
-    await temp.write(
+    temp.write(
       'home/.cursor/mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -214,7 +214,7 @@ describe('importConfig cursor', () => {
         },
       }),
     );
-    await temp.write(
+    temp.write(
       'projects/shop/.cursor/mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -259,7 +259,7 @@ describe('importConfig vscode', () => {
 }`;
 
   it('fails clearly on inputs without values, naming ids and descriptions but no values', async () => {
-    const file = await temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
+    const file = temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
     const error = await importError(importConfig({ from: 'vscode', home, cwd }));
     expect(error.code).toBe('CONFIG_INPUT_UNRESOLVED');
     expect(error.message).toContain('${input:github-token}');
@@ -271,7 +271,7 @@ describe('importConfig vscode', () => {
   });
 
   it('resolves inputs from a map, uses defaults, and resolves ${workspaceFolder}', async () => {
-    await temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
+    temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
     const imported = await importConfig({
       from: 'vscode',
       home,
@@ -292,7 +292,7 @@ describe('importConfig vscode', () => {
   });
 
   it('resolves inputs through a callback given each input once', async () => {
-    await temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
+    temp.write('projects/shop/.vscode/mcp.json', vscodeSample);
     const asked: string[] = [];
     const imported = await importConfig({
       from: 'vscode',
@@ -311,7 +311,7 @@ describe('importConfig vscode', () => {
   });
 
   it('reads the "mcp" section of a settings.json given by path', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'settings.json',
       '{"editor.fontSize": 14, "mcp": {"servers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}}}}',
     );

@@ -5,29 +5,28 @@
  * seconds, disabled) and Claude Code (timeout). Fixtures are in each host's documented format.
  */
 import { join } from 'node:path';
+import { createTemporaryDirectory, serverScript, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clineSettingsPath, importConfig } from '../../src/config/import-config.js';
 import { connectMcp } from '../../src/index.js';
-import { serverScript } from '../helpers/servers.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 let home: string;
 let cwd: string;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
   home = join(temp.path, 'home');
   cwd = join(temp.path, 'projects', 'shop');
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 describe('importing hosts’ tool, timeout and approval keys', () => {
   it('Gemini CLI: user then project settings, includeTools/excludeTools kept, httpUrl, trust and timeout mapped', async () => {
-    await temp.write(
+    temp.write(
       'home/.gemini/settings.json',
       JSON.stringify({
         theme: 'GitHub',
@@ -44,7 +43,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
         },
       }),
     );
-    await temp.write(
+    temp.write(
       'projects/shop/.gemini/settings.json',
       JSON.stringify({
         mcpServers: { remote: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { 'X-Team': 'shop' } } },
@@ -79,7 +78,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
   });
 
   it('Gemini CLI: a bare url is legacy SSE', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'g.json',
       JSON.stringify({ mcpServers: { old: { url: 'http://127.0.0.1:9/sse' } } }),
     );
@@ -101,7 +100,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
         'cline_mcp_settings.json',
       ),
     );
-    await temp.write(
+    temp.write(
       path.slice(temp.path.length + 1),
       JSON.stringify({
         mcpServers: {
@@ -127,7 +126,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
   });
 
   it('Claude Code: timeout (ms) becomes timeouts.callMs', async () => {
-    await temp.write(
+    temp.write(
       'projects/shop/.mcp.json',
       JSON.stringify({ mcpServers: { slow: { command: 'node', args: ['slow.js'], timeout: 300000 } } }),
     );
@@ -137,7 +136,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
   });
 
   it('a wrong-typed host key is reported with its file and path, not silently dropped', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'gemini.json',
       JSON.stringify({ mcpServers: { bad: { command: 'node', includeTools: 'echo' } } }),
     );
@@ -149,7 +148,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
   });
 
   it('Codex: config.toml [mcp_servers.NAME] tables, enabled_tools/disabled_tools, timeouts in seconds, env headers kept as references', async () => {
-    await temp.write(
+    temp.write(
       'home/.codex/config.toml',
       [
         '# Codex config (https://github.com/openai/codex/blob/main/docs/config.md)',
@@ -201,7 +200,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
   });
 
   it('Codex: a TOML syntax error names file, line and column; a bad value names its line and key', async () => {
-    const broken = await temp.write('broken.toml', '[mcp_servers.a]\ncommand = "node"\nargs = ["x",\n');
+    const broken = temp.write('broken.toml', '[mcp_servers.a]\ncommand = "node"\nargs = ["x",\n');
     const error = await importConfig({ from: 'codex', path: broken, home, cwd }).then(
       () => undefined,
       (caught: unknown) => caught as { code?: string; message: string },
@@ -209,7 +208,7 @@ describe('importing hosts’ tool, timeout and approval keys', () => {
     expect(error?.code).toBe('CONFIG_INVALID_TOML');
     expect(error?.message).toMatch(/broken\.toml:\d+:\d+/);
 
-    const bad = await temp.write(
+    const bad = temp.write(
       'bad.toml',
       '[mcp_servers.good]\ncommand = "node"\n\n[mcp_servers.bad]\ncommand = "node"\nenabled_tools = "echo"\n',
     );

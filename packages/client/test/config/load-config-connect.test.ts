@@ -1,22 +1,21 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
 import { join } from 'node:path';
+import { createTemporaryDirectory, serverScript, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addServer } from '../../src/config/config-file-editor.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
-import { serverScript } from '../helpers/servers.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
 describe('a loaded config drives connectMcp', () => {
-  let temp: TempDirectory | undefined;
+  let temp: TemporaryDirectory | undefined;
   let connection: McpConnection | undefined;
   afterEach(async () => {
     await connection?.close();
-    await temp?.remove();
+    temp?.remove();
   });
 
   it('connects the servers of a file written by addServer, with variables expanded into the server env', async () => {
-    temp = await createTempDirectory();
+    temp = createTemporaryDirectory('switchboard-config-');
     const file = join(temp.path, '.switchboard', 'mcp.json');
     await addServer(file, 'everything', {
       command: '${NODE_BINARY}',

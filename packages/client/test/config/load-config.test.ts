@@ -2,16 +2,16 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findProjectDirectory, loadConfig } from '../../src/config/load-config.js';
-import { createTempDirectory, type TempDirectory } from './temp-directory.js';
 
-let temp: TempDirectory;
+let temp: TemporaryDirectory;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  temp = await createTempDirectory();
+  temp = createTemporaryDirectory('switchboard-config-');
   home = join(temp.path, 'home');
   project = join(temp.path, 'work', 'app');
   await mkdir(home, { recursive: true });
@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await temp.remove();
+  temp.remove();
 });
 
 async function loadError(promise: Promise<unknown>): Promise<SwitchboardError> {
@@ -44,7 +44,7 @@ const projectFile = () => join(project, '.switchboard', 'mcp.json');
 
 describe('loadConfig merging', () => {
   it('merges user, project and env JSON, later sources replacing whole entries', async () => {
-    await temp.write(
+    temp.write(
       'home/.switchboard/mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -54,7 +54,7 @@ describe('loadConfig merging', () => {
         },
       }),
     );
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       JSON.stringify({ mcpServers: { shared: { command: 'project-cmd' }, projectOnly: { command: 'p' } } }),
     );
@@ -96,7 +96,7 @@ describe('loadConfig merging', () => {
   it('finds the project by walking up to .switchboard/ or .git, not past home', async () => {
     const nested = join(project, 'src', 'deep');
     await mkdir(nested, { recursive: true });
-    await temp.write('work/app/.switchboard/mcp.json', '{"mcpServers": {"p": {"command": "x"}}}');
+    temp.write('work/app/.switchboard/mcp.json', '{"mcpServers": {"p": {"command": "x"}}}');
     expect(await findProjectDirectory(nested, home)).toBe(project);
     const config = await loadConfig({ cwd: nested, home, env: {} });
     expect(Object.keys(config.mcpServers)).toEqual(['p']);
@@ -107,7 +107,7 @@ describe('loadConfig merging', () => {
     expect(await findProjectDirectory(join(repo, 'pkg'), home)).toBe(repo);
 
     // Inside home without markers: the project is cwd itself, and home's .switchboard is only the user file.
-    await temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"u": {"command": "x"}}}');
+    temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"u": {"command": "x"}}}');
     const inHome = join(home, 'notes');
     await mkdir(inHome, { recursive: true });
     expect(await findProjectDirectory(inHome, home)).toBe(inHome);
@@ -116,8 +116,8 @@ describe('loadConfig merging', () => {
   });
 
   it('uses only configFile (plus env JSON) when given, and fails clearly when it is missing', async () => {
-    await temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"u": {"command": "x"}}}');
-    const file = await temp.write('custom.json', '{"mcpServers": {"c": {"command": "y"}}}');
+    temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"u": {"command": "x"}}}');
+    const file = temp.write('custom.json', '{"mcpServers": {"c": {"command": "y"}}}');
     const config = await loadConfig({ cwd: temp.path, home, env: {}, configFile: 'custom.json' });
     expect(Object.keys(config.mcpServers)).toEqual(['c']);
     expect(config.sources).toEqual([{ path: file, kind: 'file' }]);
@@ -128,8 +128,8 @@ describe('loadConfig merging', () => {
   });
 
   it('merges extra files after the discovered ones', async () => {
-    await temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"a": {"command": "user"}}}');
-    await temp.write('extra.json', '{"mcpServers": {"a": {"command": "extra"}}}');
+    temp.write('home/.switchboard/mcp.json', '{"mcpServers": {"a": {"command": "user"}}}');
+    temp.write('extra.json', '{"mcpServers": {"a": {"command": "extra"}}}');
     const config = await loadConfig({ cwd: project, home, env: {}, files: [join(temp.path, 'extra.json')] });
     expect(config.mcpServers.a?.command).toBe('extra');
   });
@@ -142,7 +142,7 @@ describe('loadConfig merging', () => {
 
 describe('loadConfig allowedServers and enabled', () => {
   it('filters by allowedServers and warns about names no config defines', async () => {
-    await temp.write(
+    temp.write(
       'home/.switchboard/mcp.json',
       JSON.stringify({
         allowedServers: ['a', 'ghost'],
@@ -169,7 +169,7 @@ describe('loadConfig allowedServers and enabled', () => {
   });
 
   it('keeps disabled servers, marked, without requiring their variables', async () => {
-    await temp.write(
+    temp.write(
       'home/.switchboard/mcp.json',
       '{"mcpServers": {"off": {"command": "x", "env": {"T": "${NOT_SET}"}, "enabled": false}, "cline": {"command": "y", "disabled": true}}}',
     );
@@ -183,7 +183,7 @@ describe('loadConfig variable expansion', () => {
   const secret = 'ghp_s3cr3t-value-that-must-not-leak';
 
   it('expands variables with defaults in every expandable field', async () => {
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -229,7 +229,7 @@ describe('loadConfig variable expansion', () => {
     }
   }
 }`;
-    const file = await temp.write('work/app/.switchboard/mcp.json', text);
+    const file = temp.write('work/app/.switchboard/mcp.json', text);
     const error = await loadError(loadConfig({ cwd: project, home, env: { OTHER: secret } }));
     expect(error.code).toBe('CONFIG_VARIABLE_UNSET');
     expect(error.message).toContain('GITHUB_ORG');
@@ -242,7 +242,7 @@ describe('loadConfig variable expansion', () => {
   });
 
   it('expands ~ in cwd to the home directory', async () => {
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       '{"mcpServers": {"s": {"command": "x", "cwd": "~/servers"}}}',
     );
@@ -251,11 +251,11 @@ describe('loadConfig variable expansion', () => {
   });
 
   it('reads envFile relative to the config file, explicit env winning', async () => {
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/server.env',
       '# tokens\nexport A=from-file\nB="two words" # comment\nC=x\n',
     );
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       '{"mcpServers": {"s": {"command": "x", "envFile": "server.env", "env": {"C": "explicit"}}}}',
     );
@@ -265,7 +265,7 @@ describe('loadConfig variable expansion', () => {
       env: { A: 'from-file', B: 'two words', C: 'explicit' },
     });
 
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       '{"mcpServers": {"s": {"command": "x", "envFile": "missing.env"}}}',
     );
@@ -276,10 +276,7 @@ describe('loadConfig variable expansion', () => {
   });
 
   it('rejects a URL that is invalid after expansion without quoting it', async () => {
-    await temp.write(
-      'work/app/.switchboard/mcp.json',
-      '{"mcpServers": {"r": {"url": "${HOST}/mcp?key=${KEY}"}}}',
-    );
+    temp.write('work/app/.switchboard/mcp.json', '{"mcpServers": {"r": {"url": "${HOST}/mcp?key=${KEY}"}}}');
     const error = await loadError(
       loadConfig({ cwd: project, home, env: { HOST: 'not a url', KEY: secret } }),
     );
@@ -292,7 +289,7 @@ describe('loadConfig variable expansion', () => {
 describe("loadConfig onError: 'skip'", () => {
   it('leaves out only the bad entries and files, reporting each, and loads the rest', async () => {
     const secret = 'tok-never-in-errors';
-    await temp.write(
+    temp.write(
       'home/.switchboard/mcp.json',
       JSON.stringify({ mcpServers: { shadowed: { command: 'user-version' }, fine: { command: 'ok' } } }),
     );
@@ -304,7 +301,7 @@ describe("loadConfig onError: 'skip'", () => {
       },
       allowedServers: 'not-a-list',
     });
-    const file = await temp.write('work/app/.switchboard/mcp.json', projectText);
+    const file = temp.write('work/app/.switchboard/mcp.json', projectText);
     const logged: string[] = [];
     const logger = {
       debug: () => {},
@@ -342,7 +339,7 @@ describe("loadConfig onError: 'skip'", () => {
 
 describe('loadConfig validation', () => {
   it('accepts comments and trailing commas', async () => {
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       `{
   // my servers
@@ -357,7 +354,7 @@ describe('loadConfig validation', () => {
   });
 
   it('reports invalid JSON with file, line and column', async () => {
-    const file = await temp.write(
+    const file = temp.write(
       'work/app/.switchboard/mcp.json',
       '{\n  "mcpServers": {\n    "a": { "command": "x" },,\n  }\n}',
     );
@@ -380,7 +377,7 @@ describe('loadConfig validation', () => {
   },
   "allowedServers": "github"
 }`;
-    const file = await temp.write('work/app/.switchboard/mcp.json', text);
+    const file = temp.write('work/app/.switchboard/mcp.json', text);
     const error = await loadError(loadConfig({ cwd: project, home, env: {} }));
     expect(error.code).toBe('CONFIG_INVALID');
     const message = error.message;
@@ -408,7 +405,7 @@ describe('loadConfig validation', () => {
   });
 
   it('normalises transport spellings and coerces numbers in args and env', async () => {
-    await temp.write(
+    temp.write(
       'work/app/.switchboard/mcp.json',
       JSON.stringify({
         mcpServers: {
@@ -448,7 +445,7 @@ describe('loadConfig validation', () => {
 
   it('warns about unknown keys with their location but keeps the server', async () => {
     const text = '{"mcpServers": {"a": {"command": "x", "comand": "y"}}}';
-    const file = await temp.write('work/app/.switchboard/mcp.json', text);
+    const file = temp.write('work/app/.switchboard/mcp.json', text);
     const config = await loadConfig({ cwd: project, home, env: {} });
     expect(config.mcpServers.a).toEqual({ command: 'x' });
     expect(config.warnings).toEqual([
@@ -458,7 +455,7 @@ describe('loadConfig validation', () => {
 
   it('reports an unreadable config file as an IO error naming it', async () => {
     if (process.getuid?.() === 0) return; // root reads anything
-    const file = await temp.write('work/app/.switchboard/mcp.json', '{}');
+    const file = temp.write('work/app/.switchboard/mcp.json', '{}');
     await chmod(file, 0o000);
     const error = await loadError(loadConfig({ cwd: project, home, env: {} }));
     expect(error.code).toBe('CONFIG_IO_ERROR');

@@ -1,9 +1,9 @@
 /** What an adapter takes tools from: a connection, its registry, a list or a selection. */
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolsOf } from '../../src/framework-adapter/tool-source.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
-import { everythingStdio } from '../helpers/servers.js';
 
 describe('toolsOf', () => {
   let connection: McpConnection;

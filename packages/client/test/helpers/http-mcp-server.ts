@@ -5,8 +5,8 @@
  * is the modern era's cancellation signal.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type CreateMcpHandlerOptions, createMcpHandler } from '@modelcontextprotocol/server';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { buildServer, createTaskStore } from '../fixtures/sdk-v2-server.mjs';
 
@@ -102,9 +102,9 @@ export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promis
     }
     response.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin } = await listenOnRandomPort(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `${origin}/mcp`,
     requests,
     handler,
     close: async () => {

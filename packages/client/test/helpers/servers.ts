@@ -1,104 +1,22 @@
-/** Test helpers: where the official servers live, and starting the HTTP ones on a free port. */
-import { type ChildProcess, spawn } from 'node:child_process';
+/**
+ * The client's own test helpers: its fixture servers, finding the processes a test started, waiting,
+ * a recording logger. What other packages' tests need too is in `@switchboard/test-helpers`.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const require = createRequire(import.meta.url);
-
-/** The `dist/index.js` of an official server package. */
-export function serverScript(name: 'server-everything' | 'server-filesystem' | 'server-memory'): string {
-  return join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
-}
 
 /** A fixture script under test/fixtures. */
 export function fixture(name: string): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', name);
 }
 
-/** A server entry running server-memory over stdio, keeping its graph in `memoryFile`. */
 /** The SDK v2 fixture server over stdio, pinned to `protocolVersion` (negotiated when undefined). */
 export function sdkV2Stdio(protocolVersion?: string) {
   return {
     command: process.execPath,
     args: [fixture('sdk-v2-server.mjs')],
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
-  };
-}
-
-export function memoryStdio(memoryFile: string) {
-  return {
-    command: process.execPath,
-    args: [serverScript('server-memory')],
-    env: { MEMORY_FILE_PATH: memoryFile },
-  };
-}
-
-/** A server entry running server-everything over stdio. */
-export function everythingStdio(extra: Record<string, unknown> = {}) {
-  return { command: process.execPath, args: [serverScript('server-everything'), 'stdio'], ...extra };
-}
-
-/** A port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A running HTTP server-everything. */
-export interface HttpServer {
-  url: string;
-  process: ChildProcess;
-  close(): Promise<void>;
-}
-
-/** Starts server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`). */
-export async function startEverythingHttp(
-  mode: 'streamableHttp' | 'sse',
-  fixedPort?: number,
-): Promise<HttpServer> {
-  const port = fixedPort ?? (await freePort());
-  const child = spawn(process.execPath, [serverScript('server-everything'), mode], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new Error(`server-everything ${mode} did not start: ${seen}`)),
-      30_000,
-    );
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (/listening|running/i.test(seen)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server-everything ${mode} exited (${code}): ${seen}`));
-    });
-  });
-  child.stderr?.resume();
-  return {
-    url: `http://127.0.0.1:${port}${mode === 'sse' ? '/sse' : '/mcp'}`,
-    process: child,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
   };
 }
 

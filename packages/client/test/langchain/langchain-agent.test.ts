@@ -5,6 +5,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import type { RegisteredTool } from '@switchboard/core';
+import { everythingStdio, memoryStdio, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -17,7 +18,7 @@ import {
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { everythingStdio, memoryStdio, serverScript, waitFor } from '../helpers/servers.js';
+import { waitFor } from '../helpers/servers.js';
 import { callTool, ScriptedChatModel } from './scripted-chat-model.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];

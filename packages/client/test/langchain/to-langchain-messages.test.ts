@@ -1,8 +1,8 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import { toLangChainMessages, toLangChainResourceContent } from '../../src/langchain/index.js';
-import { everythingStdio } from '../helpers/servers.js';
 
 const open: McpConnection[] = [];
 afterEach(async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
+import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toAISDKMessages } from '../../src/ai-sdk/index.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
@@ -11,7 +12,7 @@ import { createMastraPrepareStep, type MastraToolOutput, toMastraTools } from '.
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { everythingStdio, memoryStdio, waitFor } from '../helpers/servers.js';
+import { waitFor } from '../helpers/servers.js';
 import { createScriptedModel } from './scripted-language-model.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];

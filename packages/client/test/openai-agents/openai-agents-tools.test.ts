@@ -1,11 +1,16 @@
 // The Agents SDK adapter under the SDK's own run loop (`run` of @openai/agents) with a scripted
 // model, against real MCP servers: results reach the run's history and the next model turn,
 // images arrive as image inputs, approvals interrupt the run, an abort cancels the MCP call.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
+import {
+  createTemporaryDirectories,
+  everythingStdio,
+  memoryStdio,
+  serverScript,
+} from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -17,7 +22,7 @@ import {
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { everythingStdio, memoryStdio, serverScript, waitFor } from '../helpers/servers.js';
+import { waitFor } from '../helpers/servers.js';
 import { createScriptedModel, toolOutputsOf } from './scripted-model.js';
 
 beforeAll(() => setTracingDisabled(true));
@@ -25,7 +30,7 @@ beforeAll(() => setTracingDisabled(true));
 describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
   let everything: McpConnection;
   const open: McpConnection[] = [];
-  const temporary: string[] = [];
+  const temporary = createTemporaryDirectories();
   beforeAll(async () => {
     everything = await connectMcp({ everything: everythingStdio() }, { approval: 'never' });
   });
@@ -34,11 +39,10 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.close()));
-    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temporary.removeAll();
   });
   const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-openai-agents-'));
-    temporary.push(dir);
+    const dir = temporary.make('sb-openai-agents-');
     return dir;
   };
 

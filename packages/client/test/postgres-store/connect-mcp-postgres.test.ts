@@ -1,5 +1,6 @@
 /** connectMcp on the PostgreSQL store, with a real server: what one replica records, another sees. */
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -8,7 +9,6 @@ import {
   type RegistryChange,
 } from '../../src/postgres-store/index.js';
 import { dropSchemas, postgresUrl, randomSchema } from '../helpers/postgres.js';
-import { everythingStdio } from '../helpers/servers.js';
 
 describe('connectMcp with the PostgreSQL store', () => {
   const connections: McpConnection[] = [];

@@ -1,16 +1,14 @@
 /** A transformers.js embedder on the tiny fixture model, built into a temporary folder. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createTemporaryDirectory } from '@switchboard/test-helpers';
 import type { TransformersEmbedderOptions } from '../../src/index.js';
 import { createTransformersEmbedder } from '../../src/index.js';
 import { buildFixtureModel } from '../fixtures/static-model.js';
 
 /** Builds the fixture model; `cleanup()` removes it. */
 export function createFixtureModel(): { root: string; modelId: string; cleanup: () => void } {
-  const root = mkdtempSync(join(tmpdir(), 'tool-selection-model-'));
-  const modelId = buildFixtureModel(root);
-  return { root, modelId, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const directory = createTemporaryDirectory('tool-selection-model-');
+  const modelId = buildFixtureModel(directory.path);
+  return { root: directory.path, modelId, cleanup: directory.remove };
 }
 
 /** An embedder loading the fixture model from `root`, never the network. */

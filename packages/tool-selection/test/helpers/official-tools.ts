@@ -2,17 +2,11 @@
  * Fetches the real tool lists of the three official MCP servers, over stdio with the SDK client,
  * so that selection is tested on what servers actually publish.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpToolDefinition, ToolInput } from '@switchboard/core';
-
-const require = createRequire(import.meta.url);
-const serverDirectory = (name: string) =>
-  dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`));
+import { createTemporaryDirectory, serverScript } from '@switchboard/test-helpers';
 
 /** Tools of one server, as it listed them. */
 export interface ServerTools {
@@ -40,24 +34,18 @@ async function listTools(command: string[], env: Record<string, string> = {}): P
 
 /** Starts server-everything, server-filesystem and server-memory, lists their tools, stops them. */
 export async function fetchOfficialTools(): Promise<ServerTools[]> {
-  const scratch = mkdtempSync(join(tmpdir(), 'tool-selection-servers-'));
-  try {
-    const [everything, filesystem, memory] = await Promise.all([
-      listTools([join(serverDirectory('server-everything'), 'dist', 'index.js'), 'stdio']),
-      listTools([join(serverDirectory('server-filesystem'), 'dist', 'index.js'), scratch]),
-      listTools([join(serverDirectory('server-memory'), 'dist', 'index.js')], {
-        MEMORY_FILE_PATH: join(scratch, 'memory.jsonl'),
-      }),
-    ]);
-    // Registry input requires a description; MCP makes it optional.
-    const asInput = (tools: McpToolDefinition[]) =>
-      tools.map((tool) => ({ ...tool, description: tool.description ?? '' }));
-    return [
-      { server: 'everything', tools: asInput(everything) },
-      { server: 'filesystem', tools: asInput(filesystem) },
-      { server: 'memory', tools: asInput(memory) },
-    ];
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  using scratch = createTemporaryDirectory('tool-selection-servers-');
+  const [everything, filesystem, memory] = await Promise.all([
+    listTools([serverScript('server-everything'), 'stdio']),
+    listTools([serverScript('server-filesystem'), scratch.path]),
+    listTools([serverScript('server-memory')], { MEMORY_FILE_PATH: join(scratch.path, 'memory.jsonl') }),
+  ]);
+  // Registry input requires a description; MCP makes it optional.
+  const asInput = (tools: McpToolDefinition[]) =>
+    tools.map((tool) => ({ ...tool, description: tool.description ?? '' }));
+  return [
+    { server: 'everything', tools: asInput(everything) },
+    { server: 'filesystem', tools: asInput(filesystem) },
+    { server: 'memory', tools: asInput(memory) },
+  ];
 }

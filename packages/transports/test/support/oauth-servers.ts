@@ -7,7 +7,7 @@
 // port 0; DPoP proofs and JWTs are checked with jose.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import {
   type CryptoKey,
   calculateJwkThumbprint,
@@ -80,11 +80,6 @@ export interface AuthorizationServer {
   /** Forget every registration (the next token request with an old client id gets invalid_client). */
   forgetClients(): void;
   close(): Promise<void>;
-}
-
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 function readBody(request: http.IncomingMessage): Promise<string> {
@@ -377,7 +372,7 @@ export async function startAuthorizationServer(
     }
     response.writeHead(404).end();
   });
-  state.url = await listen(server);
+  state.url = (await listenOnRandomPort(server)).origin;
   state.close = () => close(server);
   return state;
 }
@@ -458,7 +453,7 @@ export async function startIdentityProvider(options: { mcpClientId: string }): P
       json(response, 400, { error: 'invalid_grant', error_description: 'the ID token does not verify' });
     }
   });
-  base = await listen(server);
+  base = (await listenOnRandomPort(server)).origin;
   return {
     url: base,
     jagPublicKey: jagKeys.publicKey,
@@ -617,7 +612,7 @@ export async function startResourceServer(
     };
     json(response, 200, { jsonrpc: '2.0', id: message.id, result: results[message.method] ?? {} });
   });
-  base = await listen(server);
+  base = (await listenOnRandomPort(server)).origin;
   state.url = `${base}/mcp`;
   state.close = () => close(server);
   return state;

@@ -4,8 +4,8 @@
  * the modern era's cancellation. Tools: `echo`, and `slow`, which waits until cancelled.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type CreateMcpHandlerOptions, createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import { z } from 'zod';
 
 /** A request the server received. */
@@ -101,9 +101,9 @@ export async function startSdkV2HttpServer(
     }
     response.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin } = await listenOnRandomPort(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `${origin}/mcp`,
     requests,
     cancelled,
     close: async () => {

@@ -1,17 +1,5 @@
-/** The bench's process helpers: free ports, and waiting for a server to answer. */
+/** Waiting until a server the bench started answers over HTTP. */
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once `url` answers a GET (any status); throws after 30 s. */
 export async function waitForHttp(url: string): Promise<void> {
