@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePorts } from './free-port.js';
+import { freePorts } from '@switchboard/test-helpers';
 import { type NginxBalancer, startNginxBalancer } from './nginx-balancer.js';
 import { isRunning, stopProcess } from './process-control.js';
 import { type Replica, startReplica } from './replica.js';

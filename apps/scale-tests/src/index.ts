@@ -4,7 +4,6 @@
  */
 export { type AccessLogEntry, readAccessLog } from './access-log.js';
 export { type Cluster, type ClusterOptions, cliBin, echoServerScript, startCluster } from './cluster.js';
-export { freePorts } from './free-port.js';
 export { type NginxBalancer, nginxBinary } from './nginx-balancer.js';
 export { isRunning, stopProcess, waitForHttp } from './process-control.js';
 export type { Replica } from './replica.js';

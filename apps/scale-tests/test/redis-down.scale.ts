@@ -9,8 +9,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { freePorts } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePorts, stopProcess } from '../src/index.js';
+import { stopProcess } from '../src/index.js';
 import { type CallOutcome, connectEraClient, type EraClient } from './era-clients.js';
 import { openSession, sessionPost } from './raw-mcp.js';
 import { type ReplicaCluster, startReplicaCluster } from './replica-cluster.js';

@@ -14,20 +14,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverScript } from '@switchboard/test-helpers';
 
-const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 // The built bin (`pnpm bench` builds first): what users run.
 const bin = join(here, '..', 'dist', 'bin.js');
-const everything = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+const everything = serverScript('server-everything');
 
 const json = process.argv.includes('--json');
 const runsFlag = process.argv.indexOf('--runs');

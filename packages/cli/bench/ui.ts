@@ -18,10 +18,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { UiLogEntry } from '../src/ui/ui-api.js';
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../test-browser/chromium.js';
@@ -83,8 +83,7 @@ async function startStaticFloor(): Promise<{ origin: string; server: Server }> {
     response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
     response.end(readFileSync(file));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { origin: (await listenOnRandomPort(server)).origin, server };
 }
 
 // ---------------------------------------------------------------- in-page marks

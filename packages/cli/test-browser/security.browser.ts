@@ -6,7 +6,7 @@
  * the SameSite=Strict cookie would go along) posts a call to the API; it is refused and never runs.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiLogEntry } from '../src/ui/ui-api.js';
 import { useUiHarness } from './ui-harness.js';
@@ -75,8 +75,7 @@ describe('switchboard ui: token, Origin and Host', () => {
         response.writeHead(200, { 'Content-Type': 'text/html' });
         response.end('<!doctype html><html lang="en"><title>elsewhere</title><body>elsewhere</body></html>');
       });
-      await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
-      foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+      foreignOrigin = (await listenOnRandomPort(foreign)).origin;
     });
     afterAll(async () => {
       // The browser keeps its connection alive; close it, or close() waits for it.

@@ -4,16 +4,9 @@
  * home of its own so that no sign-in or registry store of the machine is read.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-
-const require = createRequire(import.meta.url);
-
-/** The `dist/index.js` of an official server package. */
-export function serverScript(name: 'server-everything' | 'server-filesystem' | 'server-memory'): string {
-  return join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
-}
+import { join } from 'node:path';
+import { everythingStdio, filesystemStdio } from '@switchboard/test-helpers';
 
 /** A temp folder holding the config, a home and the folder server-filesystem serves. */
 export interface UiConfig {
@@ -41,8 +34,8 @@ export function createUiConfig(
   writeFileSync(join(dataDir, 'notes.txt'), 'hello from the browser test\n');
   const file = join(root, 'mcp.json');
   const standard = {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
-    files: { command: process.execPath, args: [serverScript('server-filesystem'), dataDir] },
+    everything: everythingStdio(),
+    files: filesystemStdio(dataDir),
   };
   const kept = Object.entries(standard).filter(([name]) => options.only?.includes(name as 'files') ?? true);
   const servers = { ...Object.fromEntries(kept), ...options.extraServers };

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio, filesystemStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const sandbox = createSandbox();
 // The built command (CI builds before it tests).
@@ -17,8 +18,8 @@ beforeAll(() => {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'notes.txt'), 'hello from the cli test\n');
   sandbox.writeConfig(configFile, {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
-    files: { command: process.execPath, args: [serverScript('server-filesystem'), dataDir] },
+    everything: everythingStdio(),
+    files: filesystemStdio(dataDir),
   });
 });
 afterAll(() => sandbox.cleanup());
@@ -324,10 +325,10 @@ describe('switchboard doctor / select', () => {
     const file = join(sandbox.root, 'doctor.json');
     const servedFile = join(sandbox.root, 'served.json');
     sandbox.writeConfig(servedFile, {
-      everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+      everything: everythingStdio(),
     });
     sandbox.writeConfig(file, {
-      everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+      everything: everythingStdio(),
       // Switchboard's own `serve` over stdio answers both eras: a probing client lands on modern.
       modern: { command: process.execPath, args: [cliBin, 'serve', '--config', servedFile] },
       broken: { command: 'definitely-not-a-command-xyz' },

@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio, filesystemStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const sandbox = createSandbox();
@@ -32,8 +33,8 @@ beforeAll(() => {
   mkdirSync(sandbox.cwd, { recursive: true });
   writeFileSync(join(sandbox.cwd, 'servers-backup.json'), '{}');
   sandbox.writeConfig(configFile, {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
-    files: { command: process.execPath, args: [serverScript('server-filesystem'), sandbox.cwd] },
+    everything: everythingStdio(),
+    files: filesystemStdio(sandbox.cwd),
   });
   // `switchboard` on PATH, as an installed CLI is.
   mkdirSync(shimDir, { recursive: true });

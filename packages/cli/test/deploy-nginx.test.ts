@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -15,8 +14,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { everythingStdio, freePort } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const nginxBin = [process.env.SWITCHBOARD_NGINX, '/usr/sbin/nginx'].find(
@@ -67,15 +67,6 @@ describe('switchboard deploy nginx (usage)', () => {
     expect(run.stderr).toMatch(message);
   });
 });
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Resolves with the URL `switchboard serve --http --port 0` prints once it listens. */
 function servedUrl(child: ChildProcess): Promise<string> {
@@ -148,7 +139,7 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
       configFile,
       JSON.stringify({
         mcpServers: {
-          everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+          everything: everythingStdio(),
         },
       }),
     );

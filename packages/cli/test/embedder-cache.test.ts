@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const recorder = fileURLToPath(new URL('./fixtures/record-fetch.mjs', import.meta.url));
@@ -22,7 +23,7 @@ let homes = 0;
 beforeAll(() => {
   mkdirSync(sandbox.cwd, { recursive: true });
   sandbox.writeConfig(configFile, {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    everything: everythingStdio(),
   });
 });
 afterAll(() => sandbox.cleanup());

@@ -5,8 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const sandbox = createSandbox();
 const configFile = join(sandbox.root, 'mcp.json');
@@ -21,7 +22,7 @@ beforeAll(() => {
   mkdirSync(sandbox.home, { recursive: true });
   mkdirSync(sandbox.cwd, { recursive: true });
   sandbox.writeConfig(configFile, {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    everything: everythingStdio(),
     broken: { command: process.execPath, args: [join(sandbox.root, 'no-such-server.js')] },
   });
   writeFileSync(emptyConfig, '{ "mcpServers": {} }');

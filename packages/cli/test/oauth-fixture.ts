@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpServer, defineTool, type ServeHandle, serve } from '@switchboard/server';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 
 /** Dynamic registration, authorization code + PKCE, and the issued tokens for the resource server to check. */
 export async function startAuthorizationServer() {
@@ -56,8 +56,8 @@ export async function startAuthorizationServer() {
       } else send(404, {});
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnRandomPort(server);
+  issuer = listening.origin;
   return {
     issuer,
     issued,

@@ -1,16 +1,8 @@
 /** Runs the real CLI commands in-process against real servers, capturing output. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { commands, runCli } from '../src/index.js';
-
-const require = createRequire(import.meta.url);
-
-/** The `dist/index.js` of an official server package. */
-export function serverScript(name: 'server-everything' | 'server-filesystem' | 'server-memory'): string {
-  return join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
-}
 
 /** What one CLI run produced. */
 export interface CliRun {

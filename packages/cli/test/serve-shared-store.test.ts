@@ -7,9 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { everythingStdio } from '@switchboard/test-helpers';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = join(import.meta.dirname, '..', 'dist', 'bin.js');
 const postgresUrl =
@@ -26,7 +27,7 @@ beforeAll(() => {
     configFile,
     JSON.stringify({
       mcpServers: {
-        everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+        everything: everythingStdio(),
       },
     }),
   );

@@ -11,8 +11,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpClient } from '@switchboard/client';
+import { everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const sandbox = createSandbox();
@@ -24,7 +25,7 @@ beforeAll(() => {
     configFile,
     JSON.stringify({
       mcpServers: {
-        everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+        everything: everythingStdio(),
         memory: {
           command: process.execPath,
           args: [serverScript('server-memory')],

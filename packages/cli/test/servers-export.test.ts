@@ -8,8 +8,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMcp, importConfig } from '@switchboard/client';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const sandbox = createSandbox();
 const switchboardConfig = join(sandbox.root, 'switchboard.json');

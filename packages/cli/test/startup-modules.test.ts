@@ -10,8 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const spanRecorder = fileURLToPath(new URL('./fixtures/record-spans.mjs', import.meta.url));
@@ -57,7 +58,7 @@ beforeAll(() => {
   mkdirSync(sandbox.home, { recursive: true });
   mkdirSync(sandbox.cwd, { recursive: true });
   sandbox.writeConfig(configFile, {
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    everything: everythingStdio(),
   });
 });
 afterAll(() => sandbox.cleanup());

@@ -2,13 +2,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMcp } from '@switchboard/client';
 import { createSqliteStore } from '@switchboard/client/sqlite-store';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const sandbox = createSandbox();
 const configFile = join(sandbox.root, 'mcp.json');
 const storeFile = join(sandbox.root, 'registry.db');
-const everything = { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] };
+const everything = everythingStdio();
 
 beforeAll(async () => {
   mkdirSync(sandbox.cwd, { recursive: true });

@@ -7,9 +7,9 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filesystemStdio, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiCall, UiCallStarted, UiErrorBody, UiLogEntry, UiPendingRequest } from '../src/ui/ui-api.js';
-import { serverScript } from './run-cli-helper.js';
 import { type EventReader, eventOf, startUi, type UiHarness } from './ui-helper.js';
 
 const secret = 'ui-secret-3b7d9f1a2c';
@@ -26,7 +26,7 @@ beforeAll(async () => {
       args: [serverScript('server-everything'), 'stdio'],
       env: { UI_TEST_SECRET: secret },
     },
-    files: { command: process.execPath, args: [serverScript('server-filesystem'), files] },
+    files: filesystemStdio(files),
   });
   events = await ui.events();
 });

@@ -6,9 +6,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UiServer } from '../src/ui/ui-api.js';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const sandbox = createSandbox();
@@ -18,7 +19,7 @@ afterAll(() => sandbox.cleanup());
 describe('switchboard ui', () => {
   it('prints a URL on stdout that answers, and stops on SIGTERM', async () => {
     sandbox.writeConfig(configFile, {
-      everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+      everything: everythingStdio(),
     });
     const child = spawn(process.execPath, [bin, 'ui', '--no-open', '--port', '0', '--config', configFile], {
       env: { ...sandbox.env, SWITCHBOARD_STORE: 'off' },

@@ -5,6 +5,8 @@
  * name. Plus the JSON Schema shapes tools send that the official two do not (`$ref`, nullable
  * `anyOf`, `oneOf` with shared properties, multi-select enums).
  */
+
+import { everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiErrorBody, UiToolDetail, UiToolSummary } from '../src/ui/ui-api.js';
 import {
@@ -20,7 +22,6 @@ import {
   setAt,
   toPointer,
 } from '../ui/src/schema-form-model.js';
-import { serverScript } from './run-cli-helper.js';
 import { startUi, type UiHarness } from './ui-helper.js';
 
 type Schema = Record<string, unknown>;
@@ -30,7 +31,7 @@ const details: UiToolDetail[] = [];
 
 beforeAll(async () => {
   ui = await startUi({
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    everything: everythingStdio(),
     files: { command: process.execPath, args: [serverScript('server-filesystem'), process.cwd()] },
   });
   for (const server of ['everything', 'files']) {

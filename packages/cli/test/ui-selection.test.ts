@@ -6,13 +6,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiCallStarted, UiErrorBody, UiMetrics, UiSelection } from '../src/ui/ui-api.js';
-import { createSandbox, serverScript } from './run-cli-helper.js';
+import { createSandbox } from './run-cli-helper.js';
 import { eventOf, startUi, type UiHarness } from './ui-helper.js';
 
 const servers = {
-  everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+  everything: everythingStdio(),
 };
 const sandbox = createSandbox();
 let ui: UiHarness;

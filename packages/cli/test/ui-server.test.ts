@@ -7,12 +7,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { everythingStdio, filesystemStdio } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenCookieName } from '../src/inspector/ui-request-guard.js';
 import { createUiServer } from '../src/inspector/ui-server.js';
 import { locateStaticDir } from '../src/inspector/ui-static-files.js';
 import type { UiErrorBody, UiServer, UiToolDetail, UiToolSummary } from '../src/ui/ui-api.js';
-import { serverScript } from './run-cli-helper.js';
 import { rawRequest, startUi, type UiHarness } from './ui-helper.js';
 
 let ui: UiHarness;
@@ -22,8 +22,8 @@ beforeAll(async () => {
   files = mkdtempSync(join(tmpdir(), 'switchboard-ui-files-'));
   writeFileSync(join(files, 'hello.txt'), 'hello');
   ui = await startUi({
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
-    files: { command: process.execPath, args: [serverScript('server-filesystem'), files] },
+    everything: everythingStdio(),
+    files: filesystemStdio(files),
   });
 });
 afterAll(async () => {

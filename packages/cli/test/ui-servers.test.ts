@@ -9,10 +9,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiErrorBody, UiServer, UiSignIn, UiToolSummary } from '../src/ui/ui-api.js';
 import { startAuthorizationServer, startProtectedNotesServer } from './oauth-fixture.js';
-import { serverScript } from './run-cli-helper.js';
 import { type EventReader, eventOf, startUi, type UiHarness } from './ui-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -31,7 +31,7 @@ beforeAll(async () => {
   cleanups.push(() => notes.close());
   notesUrl = notes.url;
   ui = await startUi({
-    everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+    everything: everythingStdio(),
     notes: { url: notesUrl },
   });
   cleanups.push(() => ui.close());
@@ -121,7 +121,7 @@ describe('switchboard ui: servers from the page', () => {
   it('adds a running gateway by its URL and shows its upstreams', async () => {
     const configFile = join(ui.sandbox.root, 'gateway.json');
     ui.sandbox.writeConfig(configFile, {
-      everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+      everything: everythingStdio(),
     });
     const gateway = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
       env: { ...ui.sandbox.env, SWITCHBOARD_STORE: 'off' },

@@ -1,12 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry } from '@switchboard/core';
-import {
-  createTemporaryDirectories,
-  everythingStdio,
-  memoryStdio,
-  serverScript,
-} from '@switchboard/test-helpers';
+import { createTemporaryDirectories, everythingStdio, memoryStdio, serverScript, filesystemStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
 import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
@@ -27,7 +22,7 @@ describe('connectMcp', () => {
     const connection = await connectMcp(
       {
         everything: everythingStdio(),
-        files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] },
+        files: filesystemStdio(dir),
         memory: memoryStdio(join(dir, 'memory.jsonl')),
       },
       { approval: 'never' },

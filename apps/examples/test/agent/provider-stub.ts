@@ -1,6 +1,6 @@
 /** A local HTTP server standing in for a model provider's API: records requests, answers from a queue. */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnRandomPort } from '@switchboard/test-helpers';
 
 /** One request the stub received. */
 export interface RecordedRequest {
@@ -39,10 +39,9 @@ export async function startProviderStub(
       response.end(JSON.stringify(reply.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin } = await listenOnRandomPort(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: origin,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

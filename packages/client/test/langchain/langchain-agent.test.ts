@@ -5,7 +5,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import type { RegisteredTool } from '@switchboard/core';
-import { everythingStdio, memoryStdio, serverScript } from '@switchboard/test-helpers';
+import { everythingStdio, memoryStdio, filesystemStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -49,7 +49,7 @@ describe('toLangChainTools in LangGraph’s createReactAgent', () => {
     const connection = await connect(
       {
         everything: everythingStdio(),
-        files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] },
+        files: filesystemStdio(dir),
         memory: memoryStdio(memoryFile),
       },
       { approval: 'never' },
@@ -136,7 +136,7 @@ describe('toLangChainTools in LangGraph’s createReactAgent', () => {
   it('hands an isError result to the model as an error ToolMessage with the server’s words; a direct invoke throws ToolException', async () => {
     const dir = temporaryDirectory();
     const connection = await connect(
-      { files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] } },
+      { files: filesystemStdio(dir) },
       { approval: 'never' },
     );
     const tools = toLangChainTools(connection);

@@ -5,12 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
-import {
-  createTemporaryDirectories,
-  everythingStdio,
-  memoryStdio,
-  serverScript,
-} from '@switchboard/test-helpers';
+import { createTemporaryDirectories, everythingStdio, memoryStdio, filesystemStdio } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -86,7 +81,7 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
   it('gives the model the text of an isError result', async () => {
     const dir = tempDir();
     const files = await connectMcp(
-      { files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] } },
+      { files: filesystemStdio(dir) },
       { approval: 'never' },
     );
     open.push(files);
@@ -223,7 +218,7 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
     const connection = await connectMcp(
       {
         everything: everythingStdio(),
-        files: { command: process.execPath, args: [serverScript('server-filesystem'), dir] },
+        files: filesystemStdio(dir),
       },
       { approval: 'never' },
     );
