@@ -5,6 +5,7 @@ import http from 'node:http';
 import {
   type EverythingHttpServer,
   everythingStdio,
+  fixtureServerScript,
   listenOnRandomPort,
   startEverythingHttp,
 } from '@switchboard/test-helpers';
@@ -138,7 +139,7 @@ describe('the 2025 era and its fallbacks', () => {
   it('a stdio server that exits on any request before initialize is started again and reached as legacy', async () => {
     const connected = await client('strict', {
       command: node,
-      args: [fixture('exit-before-initialize-server.mjs')],
+      args: [fixtureServerScript('exit-before-initialize-server')],
     });
     expect(connected.era).toBe('legacy');
     expect(await connected.callTool('echo', { message: 'second life' })).toMatchObject({

@@ -3,6 +3,7 @@
  * devDependency from `test/` and `bench/`, never from `src/`.
  */
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
+export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
 export {
   type ConnectInMemoryOptions,
   connectInMemory,

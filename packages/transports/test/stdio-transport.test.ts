@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
-import { serverScript } from '@switchboard/test-helpers';
+import { fixtureServerScript, serverScript } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
@@ -262,7 +262,7 @@ describe('stdio transport under version negotiation (both eras)', () => {
     const events: string[] = [];
     const transport = createStdioTransport({
       command: process.execPath,
-      args: [path.join(import.meta.dirname, 'support', 'exit-before-initialize-server.mjs')],
+      args: [fixtureServerScript('exit-before-initialize-server')],
       logger: {
         debug: () => {},
         info: (_context: unknown, message?: string) => events.push(String(message)),
