@@ -1,13 +1,12 @@
 /**
  * server-everything over HTTP in a child process: Streamable HTTP (`/mcp`) or legacy SSE (`/sse`).
  * It cannot listen on port 0 and report back, so it gets a port that was free a moment ago (or the
- * one given, to restart a server where a client expects it). Ready means it accepts connections: its
- * log lines are not a contract. `await using` ends it at the end of the scope.
+ * one given, to restart a server where a client expects it), and is ready once the port accepts
+ * connections. `await using` ends it at the end of the scope.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { serverScript } from './official-servers.js';
-import { freePort } from './random-port.js';
+import { acceptsConnections, freePort } from './random-port.js';
 
 /** A running HTTP server-everything; `close()` (or leaving an `await using` scope) kills it. */
 export interface EverythingHttpServer extends AsyncDisposable {
@@ -21,17 +20,6 @@ export interface EverythingHttpServer extends AsyncDisposable {
 
 /** How long server-everything may take to accept connections on a slow, shared machine. */
 const startTimeoutMs = 30_000;
-
-function acceptsConnections(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 function killAndWait(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

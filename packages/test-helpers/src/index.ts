@@ -17,7 +17,13 @@ export {
   type OfficialServer,
   serverScript,
 } from './official-servers.js';
-export { freePort, freePorts, type ListeningServer, listenOnRandomPort } from './random-port.js';
+export {
+  acceptsConnections,
+  freePort,
+  freePorts,
+  type ListeningServer,
+  listenOnRandomPort,
+} from './random-port.js';
 export {
   localServerEverything,
   npxServerEverything,

@@ -3,9 +3,10 @@
  * gave it (`listenOnRandomPort`), which cannot collide. A child process that must be told its port
  * before it starts (server-everything's `PORT`, redis, nginx) gets one that was free a moment ago
  * (`freePort`, `freePorts`): a small race, accepted because such servers cannot listen on port 0 and
- * report back.
+ * report back. Such a child is ready once its port accepts connections (`acceptsConnections`): its
+ * log lines are not a contract.
  */
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 
 /** A server listening on a random loopback port; `close()` (or leaving an `await using` scope) stops it. */
 export interface ListeningServer extends AsyncDisposable {
@@ -60,6 +61,18 @@ export async function freePorts(count: number): Promise<number[]> {
   } finally {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   }
+}
+
+/** Whether something accepts TCP connections on loopback `port` now. */
+export function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** A loopback port that was free a moment ago. */
