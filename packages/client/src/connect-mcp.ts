@@ -30,6 +30,7 @@ import { createCrossServerCatalog } from './cross-server-catalog.js';
 import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
+import type { ProtocolMessageEvent } from './protocol-message-tap.js';
 import type { ClientAuthOptions } from './server-auth.js';
 import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import type { ServerEntry } from './server-entry.js';
@@ -99,6 +100,11 @@ export interface ConnectMcpOptions {
   applyElicitationDefaults?: boolean;
   /** Receives every server's log messages. */
   onLog?: (server: string, message: LoggingMessageNotification['params']) => void;
+  /**
+   * Receives a redacted copy of every JSON-RPC message to and from every server (the version
+   * probe and `initialize` included), for protocol logs and inspectors. Costs nothing when unset.
+   */
+  onMessage?: (server: string, event: ProtocolMessageEvent) => void;
   /** Called after a server's tools changed in the registry. */
   onToolsChanged?: (server: string, tools: RegisteredTool[]) => void;
   /** Runs after every tool call that reached a server (ok or not) with its duration; what it throws is logged, never passed on. */
@@ -211,14 +217,15 @@ function serverClientOptions(
   const timeouts = entry.timeouts;
   const ownTimeouts =
     timeouts?.connectMs !== undefined || timeouts?.callMs !== undefined || timeouts?.maxTotalMs !== undefined;
-  if (!options.onLog && !options.onProgress && !ownTimeouts) return base;
+  if (!options.onLog && !options.onProgress && !options.onMessage && !ownTimeouts) return base;
   const own: McpClientOptions = { ...base };
   // The connection's deadlines are defaults: a server's own `timeouts` win.
   if (timeouts?.connectMs !== undefined) own.initializeTimeoutMs = timeouts.connectMs;
   if (timeouts?.callMs !== undefined) own.requestTimeoutMs = timeouts.callMs;
   if (timeouts?.maxTotalMs !== undefined) own.maxTotalTimeoutMs = timeouts.maxTotalMs;
-  const { onLog, onProgress } = options;
+  const { onLog, onProgress, onMessage } = options;
   if (onLog) own.onLog = (message: LoggingMessageNotification['params']) => onLog(name, message);
+  if (onMessage) own.onMessage = (event) => onMessage(name, event);
   if (onProgress) own.onProgress = (tool, progress) => onProgress(name, tool, progress);
   return own;
 }

@@ -151,6 +151,7 @@ export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './m
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { CreatedTask } from './protocol-client.js';
 export { ProtocolClient } from './protocol-client.js';
+export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-message-tap.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
 export type {
@@ -161,6 +162,8 @@ export type {
   ProviderToolsOptions,
 } from './provider-tools.js';
 export { toAnthropicTools, toGeminiTools, toOpenAITools } from './provider-tools.js';
+export type { Redactor } from './redactor.js';
+export { createRedactor } from './redactor.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
@@ -173,6 +176,7 @@ export type {
   SamplingHandler,
   ServerRequestContext,
 } from './server-request-router.js';
+export { serverSecrets } from './server-secrets.js';
 // The digest `mcp.session.id` records: the server records the same one (it needs `node:crypto`,
 // so it cannot live in core, which also runs in browsers).
 export { digestSessionId } from './telemetry/session-digest.js';

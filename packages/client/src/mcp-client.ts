@@ -47,10 +47,11 @@ import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientErr
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
 import { withHelperHeaders } from './headers-helper.js';
 import { ProtocolClient, withCallRoute } from './protocol-client.js';
+import { type ProtocolMessageListener, tapProtocolMessages } from './protocol-message-tap.js';
 import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from './protocol-version.js';
 import { createRedactingLogger } from './redacting-logger.js';
-import { collectSecrets, createRedactor, type Redactor } from './redactor.js';
-import { authSecrets, type ClientAuthOptions } from './server-auth.js';
+import { createRedactor, type Redactor } from './redactor.js';
+import type { ClientAuthOptions } from './server-auth.js';
 import { isServerEntry, type ServerEntry } from './server-entry.js';
 import {
   type CallServerRequestHandlers,
@@ -59,6 +60,7 @@ import {
   type SamplingHandler,
   ServerRequestRouter,
 } from './server-request-router.js';
+import { serverSecrets } from './server-secrets.js';
 import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
 import {
   type ConnectionFacts,
@@ -115,6 +117,11 @@ export interface McpClientOptions {
   onLog?: (message: LoggingMessageNotification['params']) => void;
   /** Receives `notifications/resources/updated` for subscribed resources. */
   onResourceUpdated?: (uri: string) => void;
+  /**
+   * Receives a redacted copy of every JSON-RPC message sent to and received from the server, the
+   * version probe and `initialize` included (protocol logs, inspectors). Costs nothing when unset.
+   */
+  onMessage?: ProtocolMessageListener;
   /** More strings to keep out of logs and errors (the entry's env and header values always are). */
   secrets?: string[];
   /** OAuth of a remote server: token store and how a sign-in URL is opened (none by default: `NEEDS_AUTH`). */
@@ -280,6 +287,8 @@ export async function createMcpClient(
   // A headersHelper runs at every connect (tokens it mints are short-lived), before the transport is made.
   const entry = isServerEntry(source) ? await withHelperHeaders(name, source, settings.redactor) : source;
   const handle = transportHandle(name, entry, options, settings);
+  // Before the SDK sees the transport: the version probe is the first message.
+  if (options.onMessage) tapProtocolMessages(handle.transport, options.onMessage, settings.redactor);
   const router = new ServerRequestRouter(
     name,
     {
@@ -332,11 +341,7 @@ function connectSettings(
   options: McpClientOptions,
 ): ConnectSettings {
   const entry = isServerEntry(source) ? source : undefined;
-  const redactor = createRedactor([
-    ...(entry ? collectSecrets(entry) : []),
-    ...(entry ? authSecrets(entry) : []),
-    ...(options.secrets ?? []),
-  ]);
+  const redactor = createRedactor([...(entry ? serverSecrets(entry) : []), ...(options.secrets ?? [])]);
   const pin = options.protocolVersion ?? entry?.protocolVersion;
   if (pin !== undefined) checkProtocolVersion(String(pin), `MCP server "${name}"`);
   return {

@@ -1,6 +1,6 @@
 // Secrets (env values, header values, tokens) never appear in logs or error messages.
 import { describe, expect, it } from 'vitest';
-import { connectMcp, createMcpClient } from '../src/index.js';
+import { connectMcp, createMcpClient, serverSecrets } from '../src/index.js';
 import { collectSecrets, createRedactor } from '../src/redactor.js';
 import { createRecordingLogger, fixture, freePort } from './helpers/servers.js';
 
@@ -76,5 +76,16 @@ describe('redaction', () => {
       }),
     ].join('\n');
     for (const secret of [token, password, headerToken]) expect(everything).not.toContain(secret);
+  });
+
+  it('lists every secret of an entry in one place: env, headers and OAuth secrets', () => {
+    const secrets = serverSecrets({
+      url: 'https://example.com/mcp',
+      headers: { 'X-Api-Key': headerToken },
+      env: { TOKEN: token },
+      auth: { clientId: 'switchboard', clientSecret: password },
+    } as never);
+    expect(secrets).toEqual(expect.arrayContaining([token, headerToken, password]));
+    expect(secrets).not.toContain('switchboard');
   });
 });

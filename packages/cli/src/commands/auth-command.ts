@@ -1,35 +1,12 @@
 /** `switchboard auth <server>` (sign in), `auth --list`, `auth --revoke <server>`. */
-import { spawn } from 'node:child_process';
-import {
-  createFileTokenStore,
-  createServerAuthProvider,
-  defaultTokenDirectory,
-  parseBearerChallenge,
-  runAuthorization,
-  type StoredAuthorization,
-} from '@switchboard/client';
+import { createFileTokenStore, defaultTokenDirectory, type StoredAuthorization } from '@switchboard/client';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';
 import { createPalette, formatTable } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
-
-/** Opens `url` in the default browser; failures are fine: the URL is printed too. */
-function openInBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  try {
-    const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true });
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // No browser here: the printed URL is the way.
-  }
-}
+import { openInBrowser } from '../open-in-browser.js';
+import { signInServer } from '../server-sign-in.js';
 
 function tokenStore(context: CommandContext) {
   return createFileTokenStore({ directory: defaultTokenDirectory(homeOf(context)) });
@@ -41,43 +18,6 @@ function describeRecord(record: StoredAuthorization, now: number): string {
   if (record.expiresAt === undefined) return `signed in${refresh}`;
   if (record.expiresAt <= now) return `access token expired${refresh}`;
   return `signed in, token valid ${Math.round((record.expiresAt - now) / 60_000)} min${refresh}`;
-}
-
-/**
- * Asks the server once without a token to read its challenge (resource metadata URL, scopes). The
- * request is the client's own first one, the 2026-07-28 `server/discover` probe: an authorization
- * wall answers it before any era matters, and a server of either era gets a request it knows how
- * to refuse.
- */
-async function probeChallenge(url: string): Promise<string | undefined> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'server/discover',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'server/discover',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'switchboard-cli', version: '0.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    await response.body?.cancel();
-    return response.status === 401 ? (response.headers.get('www-authenticate') ?? undefined) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs `switchboard auth` (its flags and help: `authCommandSpec`). */
@@ -154,31 +94,18 @@ export async function runAuthCommand(context: CommandContext): Promise<number> {
     throw new UsageError(`server '${name}' has no "url": only remote (HTTP) servers sign in with OAuth.`);
   }
   const noBrowser = context.values['no-browser'] === true;
-  const provider = createServerAuthProvider(
+  const record = await signInServer({
     name,
-    port === undefined
-      ? entry
-      : { ...entry, auth: { ...(typeof entry.auth === 'object' ? entry.auth : {}), redirectPort: port } },
-    {
-      store,
-      openUrl: (url) => {
-        context.io.stderr.write(
-          `Sign in to '${name}' in your browser${noBrowser ? '' : ' (opening it now)'}:\n\n  ${url.href}\n\nWaiting for the sign-in to finish…\n`,
-        );
-        if (!noBrowser) openInBrowser(url.href);
-      },
+    entry,
+    store,
+    ...(port === undefined ? {} : { redirectPort: port }),
+    openUrl: (url) => {
+      context.io.stderr.write(
+        `Sign in to '${name}' in your browser${noBrowser ? '' : ' (opening it now)'}:\n\n  ${url.href}\n\nWaiting for the sign-in to finish…\n`,
+      );
+      if (!noBrowser) openInBrowser(url.href);
     },
-  );
-  if (!provider) {
-    throw new UsageError(
-      `server '${name}' has OAuth turned off (auth: false) or sends its own Authorization header.`,
-    );
-  }
-  const challenge = parseBearerChallenge(await probeChallenge(entry.url));
-  // A fresh sign-in: forget old tokens so that a refresh does not stand in for it.
-  await provider.invalidateCredentials?.('tokens');
-  await runAuthorization(provider, { serverUrl: new URL(entry.url), serverName: name, challenge });
-  const record = await store.load(entry.url);
+  });
   context.io.stdout.write(
     `${palette.green('Signed in')} to '${name}'${record?.tokens?.scope ? ` (scope: ${record.tokens.scope})` : ''}. Tokens are stored in ${defaultTokenDirectory(homeOf(context))}.\n`,
   );

@@ -16,6 +16,7 @@ import { serveCommandSpec } from './serve-command-spec.js';
 import { serversCommandSpec } from './servers-command-spec.js';
 import { statsCommandSpec } from './stats-command-spec.js';
 import { toolsCommandSpec } from './tools-command-spec.js';
+import { uiCommandSpec } from './ui-command-spec.js';
 
 /** Every `switchboard` command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -29,6 +30,7 @@ export const commands: CliCommand[] = [
   createLazyCommand(inspectCommandSpec, async () => (await import('./inspect-command.js')).runInspectCommand),
   createLazyCommand(authCommandSpec, async () => (await import('./auth-command.js')).runAuthCommand),
   createLazyCommand(statsCommandSpec, async () => (await import('./stats-command.js')).runStatsCommand),
+  createLazyCommand(uiCommandSpec, async () => (await import('./ui-command.js')).runUiCommand),
   createLazyCommand(
     completionCommandSpec,
     async () => (await import('./completion-command.js')).runCompletionCommand,

@@ -67,10 +67,12 @@ export interface UiAddServerRequest {
 }
 
 /**
+ * `POST /api/servers` → 201 `UiServer` (kept, with its `lastError`, when it fails to connect, so it
+ * can be signed in to or removed).
  * `POST /api/servers/:name/connect`, `/reconnect`, `/disconnect` → `UiServer`.
  * `POST /api/servers/:name/sign-in` → `UiSignIn` (starts OAuth: the loopback redirect the CLI's
  * `auth login` uses; the sign-in URL is opened by the process and also returned for the page).
- * `DELETE /api/servers/:name` removes a server added in the page.
+ * `DELETE /api/servers/:name` removes a server added in the page → `UiServer[]` (the servers left).
  */
 export interface UiSignIn {
   server: string;
@@ -117,7 +119,13 @@ export interface UiProviderForm {
 /** `GET /api/servers/:name/resources` → `UiResources`; `POST /api/servers/:name/resources/read` `{ uri }` → the `ReadResourceResult`. */
 export interface UiResources {
   resources: Array<{ uri: string; name?: string; title?: string; description?: string; mimeType?: string }>;
-  templates: Array<{ uriTemplate: string; name?: string; title?: string; description?: string; mimeType?: string }>;
+  templates: Array<{
+    uriTemplate: string;
+    name?: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }>;
 }
 
 /** `GET /api/servers/:name/prompts` → `UiPrompt[]`; `POST /api/servers/:name/prompts/get` `{ name, arguments }` → the `GetPromptResult`. */
@@ -134,8 +142,9 @@ export interface UiPrompt {
  * `POST /api/calls` → 202 `UiCallStarted`, or 422 `UiErrorBody` with `fields` when the arguments
  * fail our validator (nothing is sent to the server then). The call's progress, approval prompt
  * and end arrive as events (`call-progress`, `approval`, `call-end`) with its `callId`;
- * `GET /api/calls/:id` → `UiCall` at any time. `POST /api/calls/:id/cancel` cancels it
- * (notifications/cancelled to the server).
+ * `GET /api/calls/:id` → `UiCall` at any time; `GET /api/calls` → `UiCall[]` (the recent ones,
+ * oldest first). `POST /api/calls/:id/cancel` cancels it (notifications/cancelled to the server)
+ * → `UiCall`.
  */
 export interface UiCallRequest {
   server: string;
@@ -190,6 +199,8 @@ export interface UiElicitationRequest {
   kind: 'elicitation';
   id: string;
   server: string;
+  /** The call of the page the request belongs to, when it belongs to one. */
+  callId?: string;
   message: string;
   /** Form mode: the flat schema to render (strings, numbers, booleans, enums). */
   requestedSchema?: JsonSchema;
@@ -202,16 +213,21 @@ export interface UiSamplingRequest {
   kind: 'sampling';
   id: string;
   server: string;
+  /** The call of the page the request belongs to, when it belongs to one. */
+  callId?: string;
   /** The messages the server wants a completion for (the sampling/createMessage params). */
   params: unknown;
 }
 
-/** `GET /api/pending` → `UiPendingRequest[]` (what is waiting now). */
+/** `GET /api/pending` → `UiPendingRequest[]` (what is waiting now). An answer (`POST /api/pending/:id`) → `{ answered: id }`. */
 export type UiPendingList = UiPendingRequest[];
 
 // ---------------------------------------------------------------- protocol log
 
-/** One JSON-RPC message in or out of a server, redacted like our logs. `GET /api/log?server=&since=` → `UiLogEntry[]` (the ring buffer, oldest first). */
+/**
+ * One JSON-RPC message in or out of a server, redacted like our logs. `GET /api/log?server=&since=&limit=`
+ * → `UiLogEntry[]` (the ring buffer, oldest first; `limit`: only the newest that many).
+ */
 export interface UiLogEntry {
   /** Increasing id; `since` returns entries after it. */
   seq: number;
@@ -240,7 +256,7 @@ export interface UiSelectRequest {
   /** @default 'hybrid' */
   signals?: 'hybrid' | 'dense' | 'lexical';
   alwaysInclude?: string[];
-  /** A folder in the benchmark format (`tools.json` + queries) to rank instead of the connected tools. */
+  /** A folder in the benchmark format (`tools.jsonl`, one tool a line, + `queries.jsonl`) to rank instead of the connected tools; relative to the process's cwd. */
   dataset?: string;
 }
 
@@ -253,12 +269,21 @@ export interface UiSelection {
   minScore: number;
   embedder?: string;
   denseUnavailable?: string;
-  tokens: { selectedTokens: number; totalTokens: number; selectedTools: number; totalTools: number; savedTokens: number };
+  tokens: {
+    selectedTokens: number;
+    totalTokens: number;
+    selectedTools: number;
+    totalTools: number;
+    savedTokens: number;
+  };
   durationMs: number;
 }
 
 export interface UiRankedTool {
+  /** The public (namespaced) name, as `alwaysInclude` takes it. */
   name: string;
+  /** The tool's name on its server. */
+  originalName?: string;
   server: string;
   description?: string;
   score: number;
@@ -275,7 +300,10 @@ export interface UiRankedTool {
 /** `GET /api/metrics` → `UiMetrics`. */
 export interface UiMetrics {
   /** Samples taken every few seconds while the page is open: latency p50/p95 and calls per server. */
-  series: Array<{ at: number; servers: Record<string, { calls: number; errors: number; p50?: number; p95?: number }> }>;
+  series: Array<{
+    at: number;
+    servers: Record<string, { calls: number; errors: number; p50?: number; p95?: number }>;
+  }>;
   /** Calls per tool: this process's counts plus the registry store's usage from earlier runs. */
   toolCalls: Array<{ server: string; tool: string; calls: number; errors: number; storedCalls?: number }>;
 }
