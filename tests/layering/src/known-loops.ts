@@ -7,24 +7,6 @@ import type { KnownLoop } from './check-layering.js';
 
 export const knownLoops: readonly KnownLoop[] = [
   {
-    rule: 'file-cycle',
-    folder: 'packages/cli/src',
-    members: ['commands/completion-command.ts', 'commands/index.ts'],
-    why:
-      'Two lazy import()s: the command table loads completion-command.ts when it runs, and completion-command.ts ' +
-      'loads the table when its context carries no `commands`. runCli always passes them, so making ' +
-      '`commands` required there ends the loop (packages/cli, left to the CLI work of issue 18).',
-  },
-  {
-    rule: 'folder-cycle',
-    folder: 'packages/cli/src',
-    members: ['commands/', 'inspector/'],
-    why:
-      'commands/ui-command.ts starts inspector/, and inspector/ui-session.ts loads commands/stats-command.ts ' +
-      '(an import()) for `readUsage`. Moving `readUsage` out of the stats command into a module of its own ' +
-      'beside registry-store-of.ts, which both import, ends it (packages/cli, left to the CLI work of issue 18).',
-  },
-  {
     rule: 'folder-cycle',
     folder: 'packages/server/src',
     members: ['catalog/', 'dispatch/', 'session/', 'tasks/', 'telemetry/', 'tools/'],
