@@ -3,7 +3,7 @@
  * as they are, plus a few Switchboard options per server.
  */
 import type { SwitchboardError } from '@switchboard/core';
-import type { ServerAuthConfig } from '../server-auth.js';
+import type { ServerAuthConfig } from './server-auth-config.js';
 
 /** How Switchboard talks to a server. `http` is Streamable HTTP. */
 export type TransportType = 'stdio' | 'http' | 'sse' | 'ws';

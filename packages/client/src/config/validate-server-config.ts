@@ -5,9 +5,9 @@
  */
 
 import { supportedProtocolVersions } from '../protocol-version.js';
-import { validateServerAuth } from '../server-auth.js';
 import type { JsonPathSegment } from './jsonc-document.js';
 import type { ApprovalConfig, ApprovalMode, ServerConfig, TransportType } from './server-config.js';
+import { validateServerAuth } from './validate-server-auth.js';
 
 /** Collects issues (fatal) and warnings (reported, entry kept) while validating. */
 export interface ValidationSink {

@@ -4,7 +4,11 @@
  * set bounded, and reports what it found — only tools the gateway will serve.
  */
 import type { RegisteredTool, ToolInput, ToolRegistry } from '@switchboard/core';
-import type { GatewayToolSelector } from './gateway.js';
+
+/** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
+export interface GatewayToolSelector {
+  select(query: string, options?: { k?: number }): Promise<Array<{ name: string; score?: number }>>;
+}
 
 /** What `discover_tools` works with. */
 export interface DiscoverToolOptions {
