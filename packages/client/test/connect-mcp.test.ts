@@ -1,7 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry } from '@switchboard/core';
-import { createTemporaryDirectories, everythingStdio, memoryStdio, serverScript, filesystemStdio } from '@switchboard/test-helpers';
+import {
+  createTemporaryDirectories,
+  everythingStdio,
+  filesystemStdio,
+  memoryStdio,
+  serverScript,
+} from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
 import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
-import { everythingStdio, memoryStdio, filesystemStdio } from '@switchboard/test-helpers';
+import { everythingStdio, filesystemStdio, memoryStdio } from '@switchboard/test-helpers';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAISDKPrepareStep, toAISDKTools } from '../../src/ai-sdk/index.js';
@@ -105,10 +105,7 @@ describe('toAISDKTools in generateText', () => {
   it('sends an error result and a failed call to the model as error text, and the loop goes on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-aisdk-fs-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const files = await connectMcp(
-      { files: filesystemStdio(dir) },
-      { approval: 'never' },
-    );
+    const files = await connectMcp({ files: filesystemStdio(dir) }, { approval: 'never' });
     cleanups.push(() => files.close());
     const model = scriptedModel([
       {

@@ -5,7 +5,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import type { RegisteredTool } from '@switchboard/core';
-import { everythingStdio, memoryStdio, filesystemStdio } from '@switchboard/test-helpers';
+import { everythingStdio, filesystemStdio, memoryStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -135,10 +135,7 @@ describe('toLangChainTools in LangGraph’s createReactAgent', () => {
 
   it('hands an isError result to the model as an error ToolMessage with the server’s words; a direct invoke throws ToolException', async () => {
     const dir = temporaryDirectory();
-    const connection = await connect(
-      { files: filesystemStdio(dir) },
-      { approval: 'never' },
-    );
+    const connection = await connect({ files: filesystemStdio(dir) }, { approval: 'never' });
     const tools = toLangChainTools(connection);
     const model = new ScriptedChatModel([
       callTool('mcp__files__read_text_file', { path: '/etc/hostname' }),

@@ -5,7 +5,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
-import { createTemporaryDirectories, everythingStdio, memoryStdio, filesystemStdio } from '@switchboard/test-helpers';
+import {
+  createTemporaryDirectories,
+  everythingStdio,
+  filesystemStdio,
+  memoryStdio,
+} from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -80,10 +85,7 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
 
   it('gives the model the text of an isError result', async () => {
     const dir = tempDir();
-    const files = await connectMcp(
-      { files: filesystemStdio(dir) },
-      { approval: 'never' },
-    );
+    const files = await connectMcp({ files: filesystemStdio(dir) }, { approval: 'never' });
     open.push(files);
     const model = createScriptedModel([
       { call: 'mcp__files__read_text_file', args: { path: join(dir, 'missing.txt') } },
