@@ -1,7 +1,10 @@
 /**
  * What the packages' tests and benches share (private, never published): import it as a
- * devDependency from `test/` and `bench/`, never from `src/`.
+ * devDependency from `test/` and `bench/` (the scale-test harness, itself a test, from `src/`);
+ * a published package's `src/` never imports it.
  */
+import './dispose-symbols.js';
+
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
 export {
