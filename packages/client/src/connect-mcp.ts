@@ -24,8 +24,9 @@ import {
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
-import { type ApprovalSetting, createSharedValidator } from './core-tool-steps.js';
+import { createSharedValidator } from './core-tool-steps.js';
 import { createCrossServerCatalog } from './cross-server-catalog.js';
 import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';

@@ -2,10 +2,12 @@
 
 // Provider converters of @switchboard/core (tool definitions and tool results in each provider's
 // own shape), so that agents calling a provider SDK directly need only the client.
+// The approval modes by name (a config's `approval`), core's concept.
 export type {
   AnthropicTool,
   AnthropicToolResult,
   AnthropicToolResultBlock,
+  ApprovalModeName,
   ConversionResult,
   GeminiFunctionDeclaration,
   GeminiFunctionResponse,
@@ -27,6 +29,7 @@ export {
   toOpenAITool,
   toOpenAIToolOutput,
 } from '@switchboard/core';
+// The entry shape and transport kind of @switchboard/transports: `ServerEntry` extends the one.
 // OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
 export type {
   AssertionContext,
@@ -38,6 +41,8 @@ export type {
   OAuthProviderOptions,
   StoredAuthorization,
   TokenStore,
+  TransportEntry,
+  TransportType,
 } from '@switchboard/transports';
 export {
   AuthorizationErrorCode,
@@ -48,6 +53,8 @@ export {
   parseBearerChallenge,
   runAuthorization,
 } from '@switchboard/transports';
+export type { ApprovalSetting } from './approval-setting.js';
+export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
 export type { ClientErrorOptions } from './client-error.js';
 export { ClientError, ClientErrorCode } from './client-error.js';
@@ -79,7 +86,6 @@ export type {
   MappedEntry,
   ServerConfig,
   SwitchboardConfig,
-  TransportType,
   VariableSource,
   VsCodeInput,
 } from './config/index.js';
@@ -108,7 +114,6 @@ export {
 } from './config/index.js';
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
-export type { ApprovalSetting } from './core-tool-steps.js';
 export type {
   CatalogSource,
   CrossServerCatalog,

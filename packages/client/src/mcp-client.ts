@@ -41,7 +41,7 @@ import {
   type SwitchboardError,
   silentLogger,
 } from '@switchboard/core';
-import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
+import { JsonRpcErrorCode, TransportErrorCode, type TransportType } from '@switchboard/transports';
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
@@ -182,7 +182,7 @@ export interface McpClient {
   /** The underlying SDK (v2) client, for anything not wrapped here. */
   readonly sdkClient: ProtocolClient;
   /** How the server is reached. */
-  readonly transportKind: 'stdio' | 'http' | 'sse' | 'ws' | 'custom';
+  readonly transportKind: TransportType | 'custom';
   /** The era the connection speaks: `modern` (2026-07-28, per-request `_meta`) or `legacy` (2025 `initialize`). */
   readonly era: ProtocolEra;
   /** The negotiated protocol version (`server/discover` or `initialize`). */

@@ -1,15 +1,22 @@
 /**
  * The connection facts of one MCP server, as the `mcpServers` map of Claude Desktop / Claude Code
- * spells them, plus Switchboard's per-server options. Structurally compatible with `ServerConfig`
- * from the config loader, so a loaded config can be passed as is.
+ * spells them, plus Switchboard's per-server options. One shape in three layers: transports'
+ * `TransportEntry` (how to reach the server) ⊂ `ServerEntry` (what the client does with it) ⊂ the
+ * config loader's `ServerConfig` (what a config file may also say), so a loaded config is passed as is.
  */
+import type { TransportEntry, TransportType } from '@switchboard/transports';
+import type { ApprovalSetting } from './approval-setting.js';
+import type { ServerAuthConfig } from './server-auth.js';
 
-/** How a server is reached. `http` is Streamable HTTP (with legacy SSE fallback when not forced). */
-export type ServerTransportType = 'stdio' | 'http' | 'streamable-http' | 'sse' | 'ws';
+/**
+ * @deprecated use `TransportType` (the normalised kind), or `TransportEntry['type']` for every
+ * spelling an entry accepts. Kept for one release.
+ */
+export type ServerTransportType = TransportType | 'streamable-http';
 
-/** Per-server timeouts in milliseconds (the config loader's `timeouts`). */
+/** Per-server timeouts in milliseconds (an entry's `timeouts`). */
 export interface ServerTimeouts {
-  /** Connect + `initialize`. @default 30000 */
+  /** Connect: the version probe and `initialize` together. @default 30000 */
   connectMs?: number;
   /** Each request (tool call, list...) without progress; each progress notification restarts it. @default 60000 */
   callMs?: number;
@@ -17,31 +24,39 @@ export interface ServerTimeouts {
   maxTotalMs?: number;
 }
 
-/** One MCP server entry. */
-export interface ServerEntry {
-  command?: string;
-  args?: string[];
-  /** Added onto the default environment (PATH and the like), not a replacement. */
-  env?: Record<string, string>;
-  cwd?: string;
-  type?: ServerTransportType | (string & {});
-  url?: string;
-  headers?: Record<string, string>;
-  /** A shell command run at each connect whose stdout (a JSON object) is merged over `headers`. Its output is never logged. */
+/**
+ * One MCP server entry: a `TransportEntry` plus what the client does with the server. Other keys
+ * are allowed (and ignored), so entries read from a host's file pass as they are.
+ */
+export interface ServerEntry extends TransportEntry {
+  /**
+   * A shell command run at each connect whose stdout is a JSON object of headers, merged over
+   * `headers` (Claude Code's `headersHelper`): for short-lived tokens. Its output is a secret: it
+   * is never logged, and a failure names the command and its exit status, never what it printed.
+   */
   headersHelper?: string;
   /** Namespace prefix of this server's tools. @default the server name */
   prefix?: string;
-  /** Timeouts for this server. */
+  /** Timeouts of this server. */
   timeouts?: ServerTimeouts;
-  /** Approval policy for this server's tools (core's `createApprovalPolicy` input). */
-  approval?: unknown;
+  /** Approval of this server's tools (a config file holds the `ApprovalConfig` part of it). @default 'annotations' */
+  approval?: ApprovalSetting;
   /** Only these tools (original names or globs such as `read_*`) are used; the rest are hidden. @default every tool */
   includeTools?: string[];
   /** These tools (names or globs) are hidden: never registered, listed, selected or served. Wins over `includeTools`. */
   excludeTools?: string[];
-  /** `false` skips the server. @default true */
+  /** `false` keeps the entry but does not connect it. @default true */
   enabled?: boolean;
-  /** Protocol version offered at `initialize`. @default the SDK's latest */
+  /**
+   * OAuth of a remote server (grant, client id/secret, scopes, workload identity, enterprise IdP,
+   * DPoP); `false` turns it off. None is attempted with a `bearerToken` or an `Authorization` header.
+   * @default OAuth as the server's challenge asks
+   */
+  auth?: ServerAuthConfig | false;
+  /**
+   * Pins the protocol version: `2026-07-28` speaks only the modern era; a 2025 version is offered
+   * at `initialize`, for a server that misbehaves at the latest. @default negotiated (modern first, then `initialize`)
+   */
   protocolVersion?: string;
   [key: string]: unknown;
 }

@@ -5,7 +5,7 @@
  * definitions sent to the model shrink.
  */
 
-import type { RegisteredTool, ToolResultContent } from '@switchboard/core';
+import { discoverToolsDefaults, type RegisteredTool, type ToolResultContent } from '@switchboard/core';
 import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
 import { toProviderToolNames } from '../framework-adapter/provider-tool-names.js';
 import {
@@ -79,7 +79,9 @@ export function createAISDKPrepareStep<TOOLS extends ToolSet = ToolSet>(
     }
     const active = new Set(await cached.names);
     const discoverKeys = new Set(
-      (options.select.alwaysInclude ?? ['discover_tools']).flatMap((name) => keyOfPublic.get(name) ?? []),
+      (options.select.alwaysInclude ?? [discoverToolsDefaults.name]).flatMap(
+        (name) => keyOfPublic.get(name) ?? [],
+      ),
     );
     for (const name of discoveredNames(steps, discoverKeys)) {
       const key = keyOfPublic.get(name);
