@@ -2,7 +2,8 @@
 // The README's two quick-start commands (`npm run demo`, `npm test`) land here. A fresh machine has
 // only Node 20 and npm, so this script brings the pinned pnpm through npx, installs the workspace,
 // and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, the services
-// the tests stand on, the test suite twice — on this Node and on Node 24 — and the scale tests once).
+// the tests stand on, the test suite twice — on this Node and on Node 24 — and the scale tests and
+// the browser tests once).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -100,6 +101,33 @@ function runSuite(title, node, options = {}) {
   return { passed, failed, ok: tests.status === 0 && passed > 0 };
 }
 
+/**
+ * `scripts/chromium.sh` (apt-get install chromium when /usr/bin/chromium is missing), then the
+ * browser suite with the path it printed in SWITCHBOARD_CHROMIUM. No browser: one failure, said why.
+ */
+function runBrowserSuite(title) {
+  console.log('\n▶ chromium (for the browser tests)');
+  const installed = spawnSync('bash', [join(root, 'scripts', 'chromium.sh')], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const path = installed.stdout.trim().split('\n').pop();
+  if (installed.status !== 0 || !path) {
+    console.error(
+      `✖ ${title} failed: scripts/chromium.sh could not provide Chromium (exit ${installed.status ?? installed.signal}); ` +
+        "it installs Debian's chromium with apt-get as root or via sudo, see its messages above.",
+    );
+    return { passed: 0, failed: 1, ok: false };
+  }
+  env.SWITCHBOARD_CHROMIUM = path;
+  return runSuite(title, process.execPath, {
+    cwd: join(root, 'packages', 'cli'),
+    args: ['--config', 'vitest.browser.config.ts'],
+  });
+}
+
 // Node 20 (the machine's) first, then Node 24 from the npm registry: users run 22 and 24, and
 // Node 20 reached end of life in April 2026. SWITCHBOARD_SKIP_NODE24=1 skips the second run locally.
 const runs = [runSuite(`Node ${process.versions.node}`, process.execPath)];
@@ -111,6 +139,10 @@ runs.push(
     args: ['--config', 'vitest.scale.config.ts'],
   }),
 );
+// The browser tests once, on this Node: `switchboard ui` driven in Debian's Chromium
+// (packages/cli/vitest.browser.config.ts). scripts/chromium.sh installs the browser when missing; if
+// it cannot, the suite counts as failed with that reason instead of being skipped.
+runs.push(runBrowserSuite(`browser tests, Node ${process.versions.node}`));
 if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
   const node24 = ensureNode24();
   console.log('\n▶ native addons for Node 24');

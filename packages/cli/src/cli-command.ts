@@ -19,8 +19,8 @@ export interface CommandContext {
   /** Parsed options: the command's own plus the global ones. */
   values: Record<string, string | boolean | string[] | undefined>;
   global: GlobalOptions;
-  /** The command table the run was dispatched from (what `completion` describes). */
-  commands?: readonly CliCommand[];
+  /** The command table the run was dispatched from (what `completion` describes; given, not imported, so the table and its commands never import each other). */
+  commands: readonly CliCommand[];
 }
 
 /** What a positional argument names, so that shell completion can offer the configured ones. */

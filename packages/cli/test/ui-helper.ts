@@ -55,6 +55,7 @@ export async function startUi(
   writeFileSync(join(staticDir, 'app.js'), 'console.log("page")');
   let stderr = '';
   const context: CommandContext = {
+    commands: [],
     io: {
       stdout: { write: () => true },
       stderr: { write: (text: string) => (stderr += text) },

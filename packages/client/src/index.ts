@@ -112,6 +112,11 @@ export {
   removeServer,
   updateConfigFile,
 } from './config/index.js';
+export type {
+  DpopAlgorithm,
+  ServerAuthConfig,
+  ServerAuthIdentityProviderConfig,
+} from './config/server-auth-config.js';
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type {
@@ -164,12 +169,7 @@ export type {
 export { toAnthropicTools, toGeminiTools, toOpenAITools } from './provider-tools.js';
 export type { Redactor } from './redactor.js';
 export { createRedactor } from './redactor.js';
-export type {
-  ClientAuthOptions,
-  DpopAlgorithm,
-  ServerAuthConfig,
-  ServerAuthIdentityProviderConfig,
-} from './server-auth.js';
+export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';

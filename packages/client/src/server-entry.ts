@@ -6,7 +6,7 @@
  */
 import type { TransportEntry, TransportType } from '@switchboard/transports';
 import type { ApprovalSetting } from './approval-setting.js';
-import type { ServerAuthConfig } from './server-auth.js';
+import type { ServerAuthConfig } from './config/server-auth-config.js';
 
 /**
  * @deprecated use `TransportType` (the normalised kind), or `TransportEntry['type']` for every

@@ -52,7 +52,11 @@ export const RECIPE = {
 if (process.env.SWITCHBOARD_MODEL_RECIPE)
   Object.assign(RECIPE, JSON.parse(process.env.SWITCHBOARD_MODEL_RECIPE));
 
-/** Words that carry no topic: their rows are zero (the BM25 side of the selector drops them too). */
+/**
+ * Words that carry no topic: their rows are zero, so they add nothing to a text's pooled vector (and the
+ * refit leaves zero rows zero). The model's own list: the BM25 side drops a shorter one (`src/text-tokens.ts`,
+ * 62 words, all but `us` and `using` also here), so a word such as `find` or `help` still counts there.
+ */
 export const STOPWORDS =
   'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves s t don let lets ll re ve d m also may might must shall want need like please help get find show give tell make use know'.split(
     ' ',

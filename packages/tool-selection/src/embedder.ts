@@ -41,3 +41,14 @@ export interface Embedder {
   /** Releases the model. */
   close?(): Promise<void>;
 }
+
+/**
+ * An embedder on transformers.js; `info()` tells which model is active once loaded. Declared beside
+ * {@link Embedder} rather than with `createTransformersEmbedder`, because the teacher-documents
+ * wrapper takes and returns one too: both files import the shape from here, one way.
+ */
+export interface TransformersEmbedder extends Embedder {
+  load(): Promise<EmbedderInfo>;
+  /** What is in use; undefined before the first successful load. */
+  info(): EmbedderInfo | undefined;
+}

@@ -7,7 +7,7 @@ export type {
   DiscoverToolsToolOptions,
 } from './discover-tools-tool.js';
 export { createDiscoverToolsTool } from './discover-tools-tool.js';
-export type { Embedder, EmbedderInfo, EmbedOptions } from './embedder.js';
+export type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 export type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
 export { defaultFusion, fuseRankings } from './fuse-rankings.js';
 export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
@@ -34,7 +34,6 @@ export { createToolSelector } from './tool-selector.js';
 export type {
   LocalModel,
   OfflineEmbedderOptions,
-  TransformersEmbedder,
   TransformersEmbedderOptions,
 } from './transformers-embedder.js';
 export {

@@ -9,8 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
-import type { EmbedderInfo, EmbedOptions } from './embedder.js';
-import type { TransformersEmbedder } from './transformers-embedder.js';
+import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 
 /** Suffix of the model id when documents are embedded by the teacher (keeps persisted indexes apart). */
 export const TEACHER_DOCUMENTS_SUFFIX = '+teacher-documents';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
-import type { Embedder, EmbedderInfo, EmbedOptions } from './embedder.js';
+import type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 import { OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
 import { withTeacherDocuments } from './teacher-documents.js';
 import { normalizeInPlace } from './vector.js';
@@ -48,13 +48,6 @@ export interface TransformersEmbedderOptions {
   minimumNorm?: number;
   /** Receives the one line that announces a fallback. @default silentLogger */
   logger?: Logger;
-}
-
-/** An embedder on transformers.js; `info()` tells which model is active once loaded. */
-export interface TransformersEmbedder extends Embedder {
-  load(): Promise<EmbedderInfo>;
-  /** What is in use; undefined before the first successful load. */
-  info(): EmbedderInfo | undefined;
 }
 
 interface TensorLike {

@@ -1,3 +1,10 @@
+/**
+ * Where the secrets of the grants without a person come from: a value given once, or a function read
+ * anew at every token request, because workload tokens and ID tokens rotate (a projected
+ * service-account file, a vault). The OAuth provider and the ID-JAG exchange read them through the
+ * two readers here, and the JWT-bearer grant describes its token request with `AssertionContext`.
+ */
+
 /** What an assertion is minted or chosen for: the authorization server and the protected resource. */
 export interface AssertionContext {
   /** The issuer of the MCP server's authorization server (the assertion's audience). */

@@ -1,3 +1,9 @@
+/**
+ * A server entry (the `mcpServers` format of Claude Desktop / Claude Code) to the transport that
+ * reaches it: the one place where the kind is decided (explicit `type` first, else `command` → stdio,
+ * `url` → Streamable HTTP or WebSocket) and where an entry that names none is refused with what to
+ * add. The stdio transport is loaded only when it starts, so this entry never loads `child_process`.
+ */
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '@switchboard/core';
 import { DeferredTransport } from './deferred-transport.js';

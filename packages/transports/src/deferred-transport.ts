@@ -1,3 +1,9 @@
+/**
+ * A transport that imports its implementation at `start()`: the base of the stdio and legacy SSE
+ * transports the root entry hands out, so that importing `@switchboard/transports` loads neither
+ * `child_process` nor the SDK's SSE client until a server needs one. What a caller sets before the
+ * start (callbacks, the protocol version, a close) is carried over to the loaded transport.
+ */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 

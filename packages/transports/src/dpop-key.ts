@@ -1,3 +1,9 @@
+/**
+ * The DPoP (RFC 9449) key of one server's tokens: the algorithm to sign with, a new key, and a stored
+ * key brought back after a restart. Apart from the provider because the key must be exportable and
+ * kept with the tokens bound to it, and because jose, needed only here, is loaded at the first DPoP
+ * key rather than with the package.
+ */
 import {
   DPOP_SUPPORTED_ALGS,
   type DpopAlg,

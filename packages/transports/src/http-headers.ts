@@ -1,3 +1,9 @@
+/**
+ * The headers every HTTP-based transport (Streamable HTTP, legacy SSE, the WebSocket upgrade) sends
+ * with each request, built one way: the configured headers with lower-cased names, so that a later
+ * lookup or override finds them whatever case the config used, and `bearerToken` as `Authorization`.
+ */
+
 /** Static headers plus `Authorization: Bearer <token>` when a token is given. */
 export function createStaticHeaders(
   headers: Record<string, string> | undefined,

@@ -1,3 +1,9 @@
+/**
+ * The assertion of enterprise-managed authorization (SEP-990): the user's ID token exchanged at the
+ * enterprise identity provider for an ID-JAG addressed to the MCP server's authorization server. It
+ * is an assertion source like a workload token, so the JWT-bearer grant runs the same for both; the
+ * exchange itself is the SDK's, this file configures it and checks the options first.
+ */
 import { discoverAndRequestJwtAuthGrant, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
 import { type AssertionContext, readSecret, type SecretSource } from './assertion-source.js';

@@ -1,3 +1,7 @@
+/**
+ * A linked pair of in-process transports (the SDK's `InMemoryTransport`), offered here so that tests
+ * and in-process servers take every transport from one package.
+ */
 import { InMemoryTransport, type Transport } from '@modelcontextprotocol/client';
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * JSON-RPC framing shared by the transports that read raw text (stdio lines, WebSocket frames, HTTP
+ * bodies): a cheap check of a message's or a batch's shape, parsing that never throws, and the
+ * bounded excerpt by which errors quote a bad message, so a huge body never floods a log.
+ */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** Longest excerpt of a bad message quoted in an error. */

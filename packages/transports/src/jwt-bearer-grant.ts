@@ -1,3 +1,10 @@
+/**
+ * The RFC 7523 JWT-bearer grant of workload identity (SEP-1933) and enterprise-managed authorization
+ * (SEP-990), run beside the SDK's `auth()` (which signs in, refreshes or uses client credentials):
+ * discovery of the server's authorization server, its resource indicator, then one token request
+ * whose assertion the provider supplies. Named steps on the SDK's discovery and token helpers, so
+ * only the grant's own parameters are written here.
+ */
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServerMetadata,

@@ -1,3 +1,9 @@
+/**
+ * The bounded tail of a stdio server's stderr: what the transport quotes when the server fails to
+ * start or exits, since those last lines usually say why (a missing module, a bad flag), without
+ * holding the whole log of a long-running server.
+ */
+
 /** Options of a {@link LineTailBuffer}. */
 export interface LineTailBufferOptions {
   /** Most lines kept. @default 50 */

@@ -1,3 +1,9 @@
+/**
+ * The loopback redirect of a terminal sign-in (RFC 8252): a local HTTP server on 127.0.0.1 that the
+ * browser comes back to with the authorization code or the refusal, matched to the sign-in by its
+ * `state`. The response's `iss` is handed on as received, for the flow to check against the issuer it
+ * expects (RFC 9207) before anything from it is used.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SwitchboardError } from '@switchboard/core';

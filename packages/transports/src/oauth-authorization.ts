@@ -1,3 +1,9 @@
+/**
+ * The MCP authorization flow, run when a server answers 401 or 403: the challenge parsed, what to ask
+ * for planned (a step-up keeps the granted scopes, a 401 reads the resource metadata again), then the
+ * SDK's `auth()` or the JWT-bearer grant, and every failure turned into one error type whose text
+ * never quotes a value a mixed-up authorization server could have chosen.
+ */
 import {
   type AuthOptions,
   AuthorizationServerMismatchError,

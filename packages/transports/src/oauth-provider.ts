@@ -1,3 +1,10 @@
+/**
+ * Switchboard's SDK `OAuthClientProvider` for one MCP server: what the SDK's flow asks of a provider
+ * (client metadata, the registered client, tokens, the PKCE verifier, the redirect) backed by a
+ * `TokenStore` and a loopback sign-in, for every grant Switchboard runs, with DPoP on request.
+ * Everything it keeps is keyed by the authorization server's issuer (SEP-2352), so credentials
+ * obtained from one are never sent to another.
+ */
 import { randomBytes } from 'node:crypto';
 import {
   type AddClientAuthentication,

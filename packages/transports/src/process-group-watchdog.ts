@@ -1,3 +1,7 @@
+/**
+ * The watchdog that ends a stdio server's process group when this process dies, SIGKILL included, so
+ * that no server, nor what `npx` started under it, is left running as an orphan. POSIX only.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 
 /**

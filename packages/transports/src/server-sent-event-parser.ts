@@ -1,3 +1,9 @@
+/**
+ * The `text/event-stream` parser of the Streamable HTTP transport's POST and GET streams: incremental
+ * over the chunks `node:http` delivers, and keeping the last event id and `retry` the stream carried,
+ * which resuming a 2025-era stream needs.
+ */
+
 /** One event of a `text/event-stream`. */
 export interface ServerSentEvent {
   /** The `event` field, or `'message'` when absent. */

@@ -1,3 +1,9 @@
+/**
+ * How a stdio server's command line is started on each platform. On Windows the `.cmd` shims that
+ * `npx` and `uvx` are cannot be started directly, and a shell given the command line unquoted would
+ * run parts of an argument as commands, so they go through `cmd.exe` with every argument quoted here.
+ */
+
 /** What to hand to `child_process.spawn` for a command line on a platform. */
 export interface SpawnCommand {
   /** The executable actually started. */

@@ -1,3 +1,9 @@
+/**
+ * The client transport of the legacy HTTP+SSE protocol (2024-11-05), for servers that never moved to
+ * Streamable HTTP and for the Streamable HTTP transport's fallback. The SDK's `SSEClientTransport`
+ * does the work; this file loads it at start (it brings an EventSource client) and turns a stream
+ * that cannot be opened into a `TransportError` naming the server and its redacted URL.
+ */
 import type { Transport } from '@modelcontextprotocol/client';
 import { type Logger, silentLogger } from '@switchboard/core';
 import { DeferredTransport } from './deferred-transport.js';

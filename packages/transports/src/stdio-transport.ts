@@ -1,3 +1,10 @@
+/**
+ * The stdio client transport: spawns an MCP server and exchanges newline-delimited JSON-RPC over its
+ * stdin and stdout. Around that it keeps the server in its own process group, ended by a watchdog if
+ * this process dies; keeps the tail of its stderr for error messages; shuts it down in steps (stdin
+ * closed, SIGTERM, SIGKILL); and answers the version probe for legacy servers that exit on it.
+ * Node-only: reached through the `./stdio` subpath, or loaded by `createTransport` when it starts.
+ */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';

@@ -1,3 +1,11 @@
+/**
+ * The Streamable HTTP client transport, both protocol eras on one URL: a modern (2026-07-28) request
+ * carries the standard headers on a POST stream of its own, which closing cancels; 2025-era traffic
+ * gets the session id, the optional GET stream and resumption with `Last-Event-ID`; an `initialize`
+ * a legacy server refuses falls back to HTTP+SSE. On `node:http` with one keep-alive agent (bounded
+ * sockets) and each body parsed once; a failed POST reaches the SDK's version negotiation as the
+ * SDK's own `SdkHttpError`, whose status and body it reads.
+ */
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';

@@ -1,3 +1,9 @@
+/**
+ * Where OAuth state lives between runs: the versioned `TokenStore` interface (per server URL: tokens,
+ * client registrations, discovery, the DPoP key), its default of one 0600 file per server named by a
+ * hash of the URL (so no URL shows in a path), an in-memory store, and the migration of records
+ * written before credentials were bound to their authorization server.
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';

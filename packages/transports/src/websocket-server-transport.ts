@@ -1,3 +1,9 @@
+/**
+ * The server side of MCP over WebSocket: one accepted `ws` connection as an SDK `Transport`, one
+ * JSON-RPC message or batch per text frame. It sits with the client transports, whose framing
+ * (`json-rpc-message.ts`) it shares; a frame that is not JSON-RPC is reported through `onerror` and
+ * the connection stays open.
+ */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type WebSocket from 'ws';
 import { excerpt, parseJsonRpcMessages, webSocketFrameText } from './json-rpc-message.js';

@@ -1,3 +1,9 @@
+/**
+ * The WebSocket client transport (`ws://`, `wss://`, subprotocol `mcp`): one JSON-RPC message per
+ * text frame, the headers and bearer token on the upgrade request, and a `close()` that waits a
+ * bounded time for the closing handshake. `ws` is loaded at start, so the root entry does not pull it
+ * in for users who never open a WebSocket.
+ */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { type Logger, silentLogger } from '@switchboard/core';
 import type WebSocket from 'ws';

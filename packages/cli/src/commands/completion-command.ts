@@ -4,7 +4,7 @@
  * at every start); listing reads the config, and for tools the registry store's catalogue — the
  * tools recorded when their servers last connected — so that completing never starts a server.
  */
-import type { CliCommand, CommandContext } from '../cli-command.js';
+import type { CommandContext } from '../cli-command.js';
 import { toCompletionTable } from '../completion/completion-table.js';
 import { toBashCompletion } from '../completion/to-bash-completion.js';
 import { toFishCompletion } from '../completion/to-fish-completion.js';
@@ -34,7 +34,6 @@ export async function runCompletionCommand(context: CommandContext): Promise<num
       `no completion for '${shell}'.${didYouMean(shell, Object.keys(scripts))} Shells: bash, zsh, fish.`,
     );
   }
-  const commands: readonly CliCommand[] = context.commands ?? (await import('./index.js')).commands;
-  context.io.stdout.write(scripts[shell as keyof typeof scripts](toCompletionTable(commands)));
+  context.io.stdout.write(scripts[shell as keyof typeof scripts](toCompletionTable(context.commands)));
   return ExitCode.ok;
 }

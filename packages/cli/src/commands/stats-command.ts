@@ -1,39 +1,10 @@
 /** `switchboard stats [server...]`: calls, errors, latency and last use per server and tool, from the registry store. */
-import { existsSync } from 'node:fs';
-import type { StoredServer, ToolUsage } from '@switchboard/core';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
 import { printJson } from '../cli-session.js';
-import { isPostgresLocation, postgresTargetOf, storePathOf } from '../registry-store-of.js';
-
-/**
- * Reads servers and usage from the store at `location` (a SQLite file, or the `postgres://` database
- * replicas share, whose counts are every replica's); empty when no file is there yet.
- */
-export async function readUsage(
-  location: string,
-): Promise<{ location: string; servers: StoredServer[]; tools: ToolUsage[] }> {
-  if (isPostgresLocation(location)) {
-    const { openPostgresStore } = await import('@switchboard/client/postgres-store');
-    const store = await openPostgresStore(postgresTargetOf(location));
-    try {
-      // The store's own location names the database without its password.
-      return { location: store.location, servers: await store.listServers(), tools: await store.listUsage() };
-    } finally {
-      await store.close();
-    }
-  }
-  // Reading must not create a store where none was.
-  if (!existsSync(location)) return { location, servers: [], tools: [] };
-  const { openSqliteStore } = await import('@switchboard/client/sqlite-store');
-  const store = await openSqliteStore({ path: location });
-  try {
-    return { location, servers: await store.listServers(), tools: await store.listUsage() };
-  } finally {
-    await store.close();
-  }
-}
+import { readUsage } from '../read-usage.js';
+import { storePathOf } from '../registry-store-of.js';
 
 const milliseconds = (value: number | undefined): string =>
   value === undefined ? '-' : value >= 100 ? `${Math.round(value)}ms` : `${value.toFixed(1)}ms`;

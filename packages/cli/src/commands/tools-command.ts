@@ -4,10 +4,10 @@ import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { formatTable } from '../cli-io.js';
 import { connectServers, loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { readUsage } from '../read-usage.js';
 import { storePathOf } from '../registry-store-of.js';
 import { decideToolApproval } from '../tool-approval.js';
 import { reportFailedServers } from './server-failures.js';
-import { readUsage } from './stats-command.js';
 
 /**
  * Orders names by their code units: the same order on every machine, and no ICU collator to set up

@@ -512,7 +512,7 @@ function pageServerEntry(request: UiAddServerRequest): ServerConfig {
 async function readStoredUsage(context: CommandContext): Promise<ToolUsage[]> {
   if (context.io.env.SWITCHBOARD_STORE === 'off') return [];
   try {
-    const { readUsage } = await import('../commands/stats-command.js');
+    const { readUsage } = await import('../read-usage.js');
     return (await readUsage(storePathOf(context))).tools;
   } catch {
     // No driver (better-sqlite3 is optional) or no database: the charts show this run only.

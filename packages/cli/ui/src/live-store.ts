@@ -121,15 +121,19 @@ export function createLiveStore(options: { api: UiApiClient }): LiveStore {
   }
 
   async function catchUp(): Promise<void> {
-    const [servers, pending, log] = await Promise.allSettled([
-      api.servers(),
-      api.pending(),
-      api.log(lastSeq >= 0 ? lastSeq : undefined),
-    ]);
-    if (servers.status === 'fulfilled') set({ servers: servers.value, serversLoaded: true });
-    else set({ serversLoaded: true, notice: { text: String(servers.reason?.message), tone: 'error' } });
-    if (pending.status === 'fulfilled') set({ pending: pending.value });
-    if (log.status === 'fulfilled') appendLog(log.value);
+    // Each answer is applied as it comes: the log can hold 20,000 entries (~7 MB of JSON), and the
+    // server list must not wait for it (it doubled the first load with a full log).
+    const servers = api.servers().then(
+      (list) => set({ servers: list, serversLoaded: true }),
+      (error: unknown) =>
+        set({ serversLoaded: true, notice: { text: String((error as Error)?.message), tone: 'error' } }),
+    );
+    const pending = api.pending().then(
+      (list) => set({ pending: list }),
+      () => {},
+    );
+    const log = api.log(lastSeq >= 0 ? lastSeq : undefined).then(appendLog, () => {});
+    await Promise.all([servers, pending, log]);
   }
 
   return {

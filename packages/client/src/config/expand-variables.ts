@@ -10,8 +10,8 @@
  * Errors name the variable, the server, the file and the JSON path, never a value.
  */
 import { SwitchboardError } from '@switchboard/core';
-import { expandServerAuth } from '../server-auth.js';
 import { configErrorCodes, describeLocation } from './config-error.js';
+import { expandServerAuth } from './expand-server-auth.js';
 import { formatJsonPath, type JsoncDocument, type JsonPathSegment } from './jsonc-document.js';
 import type { ServerConfig } from './server-config.js';
 

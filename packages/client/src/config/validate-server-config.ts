@@ -7,9 +7,9 @@
 import type { ApprovalModeName } from '@switchboard/core';
 import type { TransportType } from '@switchboard/transports';
 import { supportedProtocolVersions } from '../protocol-version.js';
-import { validateServerAuth } from '../server-auth.js';
 import type { JsonPathSegment } from './jsonc-document.js';
 import type { ApprovalConfig, ServerConfig } from './server-config.js';
+import { validateServerAuth } from './validate-server-auth.js';
 
 /** Collects issues (fatal) and warnings (reported, entry kept) while validating. */
 export interface ValidationSink {

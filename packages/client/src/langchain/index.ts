@@ -4,11 +4,12 @@
  */
 
 export type { LangChainApprovalAnswer, LangChainApprovalRequest } from './langchain-approval.js';
+export type { LangChainToolArtifact } from './langchain-tool-artifact.js';
 export type { LangChainToolSelection, LangChainToolSelectionOptions } from './select-langchain-tools.js';
 export { createLangChainToolSelection, latestUserText } from './select-langchain-tools.js';
 export type { LangChainContent } from './to-langchain-content.js';
 export { toLangChainBlock, toLangChainContent } from './to-langchain-content.js';
 export { toLangChainMessages, toLangChainResourceContent } from './to-langchain-messages.js';
-export type { LangChainTool, LangChainToolArtifact, LangChainToolsOptions } from './to-langchain-tools.js';
+export type { LangChainTool, LangChainToolsOptions } from './to-langchain-tools.js';
 export { toLangChainTool, toLangChainTools } from './to-langchain-tools.js';
 export { ToolException } from './tool-exception.js';

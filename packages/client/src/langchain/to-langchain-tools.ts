@@ -7,10 +7,11 @@
 
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
-import type { RegisteredTool, ToolResultContent, ToolResultPart } from '@switchboard/core';
+import type { RegisteredTool } from '@switchboard/core';
 import { type AdapterToolOptions, toAdapterTool } from '../framework-adapter/adapter-tool.js';
 import { type ToolSource, type ToolSourceOptions, toolsOf } from '../framework-adapter/tool-source.js';
 import { askInGraph, canInterrupt } from './langchain-approval.js';
+import { artifactOf, type LangChainToolArtifact } from './langchain-tool-artifact.js';
 import { type LangChainContent, toLangChainContent } from './to-langchain-content.js';
 import { ToolException } from './tool-exception.js';
 
@@ -28,29 +29,8 @@ export interface LangChainToolsOptions
   approvals?: 'interrupt' | 'client';
 }
 
-/** The artifact of a ToolMessage (`message.artifact`): what the model does not read as text. */
-export interface LangChainToolArtifact {
-  isError: boolean;
-  /** The result's `structuredContent`, when it had one. */
-  structuredContent?: unknown;
-  /** The result's media (images, audio, files), as also in the content. */
-  media: ToolResultPart[];
-  /** Media left out of the content (modality not accepted, over the budget), each with why. */
-  omitted: ToolResultContent['omitted'];
-}
-
 /** A LangChain tool made from a registered tool (its result is a ToolMessage, or content and artifact). */
 export type LangChainTool = DynamicStructuredTool;
-
-function artifactOf(content: ToolResultContent): LangChainToolArtifact {
-  const artifact: LangChainToolArtifact = {
-    isError: content.isError,
-    media: content.parts.filter((part) => part.type !== 'text'),
-    omitted: content.omitted,
-  };
-  if (content.data !== undefined) artifact.structuredContent = content.data;
-  return artifact;
-}
 
 /**
  * A ToolMessage with `status: 'error'`: returned in place of the content (LangChain passes a

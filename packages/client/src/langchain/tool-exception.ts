@@ -4,7 +4,7 @@
  * `ToolException` of `@langchain/mcp-adapters`, which throws it for the same case.
  */
 
-import type { LangChainToolArtifact } from './to-langchain-tools.js';
+import type { LangChainToolArtifact } from './langchain-tool-artifact.js';
 
 /** A tool's own error answer (its text is the message), thrown outside an agent's tool call. */
 export class ToolException extends Error {

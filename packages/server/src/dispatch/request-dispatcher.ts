@@ -4,25 +4,18 @@
  * era, runs the handler, encodes the result for the era and turns failures into JSON-RPC errors
  * (`to-wire-error.ts`). A handler that answers synchronously is answered synchronously.
  */
-import type {
-  JSONRPCErrorResponse,
-  JSONRPCResponse,
-  JSONRPCResultResponse,
-  Result,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCErrorResponse, JSONRPCResultResponse, Result } from '@modelcontextprotocol/server';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { toWireError } from '../errors/to-wire-error.js';
 import { encodeModernResult } from '../protocol/encode-result.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import type { DispatchAnswer } from './dispatch-answer.js';
 import type { InboundRequest } from './inbound-request.js';
 import type { MethodRoute } from './method-table.js';
 import type { ServerScope } from './server-scope.js';
 
-/**
- * A request's answer: the response (at once when the handler was synchronous), or `undefined`
- * when the request was cancelled (the spec: no response to a cancelled request).
- */
-export type DispatchAnswer = JSONRPCResponse | undefined | Promise<JSONRPCResponse | undefined>;
+// Re-exported for the package entry, which names it from here.
+export type { DispatchAnswer } from './dispatch-answer.js';
 
 /** Routes requests to their handlers. */
 export class RequestDispatcher {

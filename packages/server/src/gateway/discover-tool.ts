@@ -10,7 +10,11 @@ import {
   type ToolInput,
   type ToolRegistry,
 } from '@switchboard/core';
-import type { GatewayToolSelector } from './gateway.js';
+
+/** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
+export interface GatewayToolSelector {
+  select(query: string, options?: { k?: number }): Promise<Array<{ name: string; score?: number }>>;
+}
 
 /** What `discover_tools` works with. */
 export interface DiscoverToolOptions {

@@ -10,9 +10,8 @@
  * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
  * and prompts are served too (`gateway-catalog.ts`).
  */
-import { type CallToolResult, InMemoryServerEventBus } from '@modelcontextprotocol/server';
+import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import {
-  type CallToolOptions,
   type ConnectMcpOptions,
   connectMcp,
   type McpServers,
@@ -25,41 +24,15 @@ import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
 import type { SkillsOptions } from '../skills/skills-provider.js';
 import type { RequestStateOptions } from '../tools/request-state-seal.js';
-import { createDiscoverTool } from './discover-tool.js';
-import { GatewayCatalog, type GatewayUpstreamClient } from './gateway-catalog.js';
+import { createDiscoverTool, type GatewayToolSelector } from './discover-tool.js';
+import { GatewayCatalog } from './gateway-catalog.js';
+import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
 import { relayingExecute } from './relay-tool-call.js';
 
-/** The part of a `connectMcp` result the gateway needs (so any compatible set works). */
-export interface GatewayClients {
-  readonly registry: ToolRegistry;
-  status(): Record<string, unknown>;
-  metrics(): unknown;
-  close?(): Promise<void>;
-  /** Names of the upstream servers (needed to serve their resources and prompts). */
-  readonly servers?: readonly string[];
-  /**
-   * The live client of an upstream server, if connected: tool calls go to it directly (results
-   * relayed unchanged), and it serves the upstream's resources and prompts.
-   */
-  client?(server: string): GatewayUpstreamClient | undefined;
-  /**
-   * Calls a tool of one upstream by its name there, returning its `CallToolResult` unchanged and
-   * counting the call as the set counts every call (a `connectMcp` set: metrics, store usage,
-   * `afterToolCall`). Without it, calls go to `client(server).callTool` uncounted.
-   */
-  relayTool?(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    options: CallToolOptions,
-  ): Promise<CallToolResult>;
-}
-
-/** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
-export interface GatewayToolSelector {
-  select(query: string, options?: { k?: number }): Promise<Array<{ name: string; score?: number }>>;
-}
+// Named from here by the package entry; declared where the files that need them can import them one way.
+export type { GatewayToolSelector } from './discover-tool.js';
+export type { GatewayClients } from './gateway-clients.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {

@@ -16,7 +16,7 @@ import {
   type RelayedTool,
 } from './forward-client-requests.js';
 import { forwardProgress } from './forward-progress.js';
-import type { GatewayClients } from './gateway.js';
+import type { GatewayClients } from './gateway-clients.js';
 
 /** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
 function upstreamCallOptions(

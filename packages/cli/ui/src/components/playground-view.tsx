@@ -103,8 +103,8 @@ export function PlaygroundView() {
               onInput={(e) => setDataset(e.currentTarget.value)}
             />
             <div id="playground-dataset-hint" class="hint">
-              A folder in the benchmark format (tools.json and queries) to rank instead of the connected
-              tools.
+              A folder in the benchmark format (tools.jsonl and queries.jsonl) to rank instead of the
+              connected tools.
             </div>
           </div>
           <div class="playground-buttons">

@@ -11,7 +11,7 @@
  * are; a literal secret becomes `${SERVER_KEY}` with a warning naming the variable to set.
  */
 import { dirname, join } from 'node:path';
-import type { ServerAuthConfig } from '../../server-auth.js';
+import type { ServerAuthConfig } from '../server-auth-config.js';
 import type { ServerConfig } from '../server-config.js';
 import { commonEntry } from './common-entry.js';
 import { createEntryExport, keptKeys } from './entry-export.js';
