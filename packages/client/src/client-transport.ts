@@ -10,9 +10,9 @@ import {
   type Transport,
   type TransportType,
 } from '@switchboard/transports';
+import type { ServerEntry } from './config/server-entry.js';
 import type { Redactor } from './redactor.js';
 import { type ClientAuthOptions, createServerAuthProvider } from './server-auth.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** A transport ready to connect, with what the client needs to explain failures. */
 export interface ClientTransportHandle {

@@ -8,8 +8,8 @@
  */
 import { exec } from 'node:child_process';
 import { ClientError, ClientErrorCode } from './client-error.js';
+import type { ServerEntry } from './config/server-entry.js';
 import type { Redactor } from './redactor.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** How long a helper may run. Claude Code allows the same. */
 const helperTimeoutMs = 10_000;

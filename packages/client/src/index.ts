@@ -117,6 +117,7 @@ export type {
   ServerAuthConfig,
   ServerAuthIdentityProviderConfig,
 } from './config/server-auth-config.js';
+export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type {
@@ -172,7 +173,6 @@ export { createRedactor } from './redactor.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
-export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
 export type {
   CallServerRequestHandlers,
   ElicitationHandler,

@@ -45,6 +45,7 @@ import { JsonRpcErrorCode, TransportErrorCode, type TransportType } from '@switc
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
+import { isServerEntry, type ServerEntry } from './config/server-entry.js';
 import { withHelperHeaders } from './headers-helper.js';
 import { ProtocolClient, withCallRoute } from './protocol-client.js';
 import { type ProtocolMessageListener, tapProtocolMessages } from './protocol-message-tap.js';
@@ -52,7 +53,6 @@ import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from '.
 import { createRedactingLogger } from './redacting-logger.js';
 import { createRedactor, type Redactor } from './redactor.js';
 import type { ClientAuthOptions } from './server-auth.js';
-import { isServerEntry, type ServerEntry } from './server-entry.js';
 import {
   type CallServerRequestHandlers,
   type ElicitationHandler,

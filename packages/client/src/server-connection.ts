@@ -16,6 +16,7 @@ import {
   isConnectionError,
   isSessionLost,
 } from './client-error.js';
+import type { ServerEntry } from './config/server-entry.js';
 import {
   type CallToolOptions,
   createMcpClient,
@@ -23,7 +24,6 @@ import {
   type McpClientOptions,
 } from './mcp-client.js';
 import type { ProtocolEra } from './protocol-version.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** Lifecycle state of a server. */
 export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';

@@ -16,6 +16,7 @@ import {
 } from '@switchboard/core';
 import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
+import type { ServerEntry } from './config/server-entry.js';
 import { createCoreToolSteps } from './core-tool-steps.js';
 import type { CallToolOptions, McpClientOptions } from './mcp-client.js';
 import { type ApproveCallback, isRetrySafe, toToolInput } from './mcp-tool.js';
@@ -25,7 +26,6 @@ import {
   type ServerConnection,
   type SupervisionOptions,
 } from './server-connection.js';
-import type { ServerEntry } from './server-entry.js';
 import { type AfterToolCallHook, type StoreRecorder, withCallHooks } from './tool-call-hooks.js';
 
 /** What every server of a connection shares. */

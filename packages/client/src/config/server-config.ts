@@ -4,7 +4,7 @@
  */
 import type { ApprovalModeName, ApprovalRules, SwitchboardError } from '@switchboard/core';
 import type { TransportType } from '@switchboard/transports';
-import type { ServerEntry } from '../server-entry.js';
+import type { ServerEntry } from './server-entry.js';
 
 /** @deprecated use `ApprovalModeName` (core's `ApprovalMode` also takes a function). Kept for one release. */
 export type ApprovalMode = ApprovalModeName;

@@ -1,12 +1,14 @@
 /**
  * The connection facts of one MCP server, as the `mcpServers` map of Claude Desktop / Claude Code
- * spells them, plus Switchboard's per-server options. One shape in three layers: transports'
- * `TransportEntry` (how to reach the server) ⊂ `ServerEntry` (what the client does with it) ⊂ the
- * config loader's `ServerConfig` (what a config file may also say), so a loaded config is passed as is.
+ * spells them, plus Switchboard's per-server options. One shape in three layers, each extending the
+ * one before: transports' `TransportEntry` (how to reach the server), `ServerEntry` (what the client
+ * does with it) and the loader's `ServerConfig` (normalised, plus what only a config file says), so
+ * a loaded config is passed as is. Beside the config format it extends, though `connectMcp` and
+ * `createMcpClient` read it.
  */
 import type { TransportEntry, TransportType } from '@switchboard/transports';
-import type { ApprovalSetting } from './approval-setting.js';
-import type { ServerAuthConfig } from './config/server-auth-config.js';
+import type { ApprovalSetting } from '../approval-setting.js';
+import type { ServerAuthConfig } from './server-auth-config.js';
 
 /**
  * @deprecated use `TransportType` (the normalised kind), or `TransportEntry['type']` for every
