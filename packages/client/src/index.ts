@@ -1,8 +1,8 @@
 /** Public API of @switchboard/client. Any new export added here becomes public API: use named exports, not wildcards. */
 
 // Provider converters of @switchboard/core (tool definitions and tool results in each provider's
-// own shape), so that agents calling a provider SDK directly need only the client.
-// The approval modes by name (a config's `approval`), core's concept.
+// own shape), so that agents calling a provider SDK directly need only the client; and core's
+// `ApprovalModeName`, the modes a config's `approval` names.
 export type {
   AnthropicTool,
   AnthropicToolResult,
@@ -29,8 +29,8 @@ export {
   toOpenAITool,
   toOpenAIToolOutput,
 } from '@switchboard/core';
-// The entry shape and transport kind of @switchboard/transports: `ServerEntry` extends the one.
-// OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
+// OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough;
+// and its `TransportEntry` (which `ServerEntry` extends) and `TransportType`.
 export type {
   AssertionContext,
   AssertionSource,
