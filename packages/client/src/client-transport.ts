@@ -8,16 +8,16 @@ import {
   isStdioTransport,
   resolveTransportType,
   type Transport,
-  type TransportEntry,
+  type TransportType,
 } from '@switchboard/transports';
+import type { ServerEntry } from './config/server-entry.js';
 import type { Redactor } from './redactor.js';
 import { type ClientAuthOptions, createServerAuthProvider } from './server-auth.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** A transport ready to connect, with what the client needs to explain failures. */
 export interface ClientTransportHandle {
   transport: Transport;
-  kind: 'stdio' | 'http' | 'sse' | 'ws';
+  kind: TransportType;
   /** The last lines the server wrote to stderr (stdio only), redacted. */
   stderrTail(): string[];
   /** Process id of a stdio server while it runs. */
@@ -39,11 +39,10 @@ export function createClientTransport(
   entry: ServerEntry,
   options: ClientTransportOptions,
 ): ClientTransportHandle {
-  const transportEntry = entry as TransportEntry;
-  const kind = resolveTransportType(transportEntry, options.name);
+  const kind = resolveTransportType(entry, options.name);
   const authProvider =
     kind === 'http' ? createServerAuthProvider(options.name, entry, options.auth) : undefined;
-  const transport = createTransport(transportEntry, {
+  const transport = createTransport(entry, {
     name: options.name,
     logger: options.logger,
     ...(authProvider ? { http: { authProvider } } : {}),

@@ -24,8 +24,10 @@ import {
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
-import { type ApprovalSetting, createSharedValidator } from './core-tool-steps.js';
+import type { ServerEntry } from './config/server-entry.js';
+import { createSharedValidator } from './core-tool-steps.js';
 import { createCrossServerCatalog } from './cross-server-catalog.js';
 import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
@@ -33,7 +35,6 @@ import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import type { ProtocolMessageEvent } from './protocol-message-tap.js';
 import type { ClientAuthOptions } from './server-auth.js';
 import type { ServerStatus, SupervisionOptions } from './server-connection.js';
-import type { ServerEntry } from './server-entry.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
 import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
 import type { TelemetrySetting } from './telemetry/telemetry-options.js';

@@ -4,16 +4,15 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
-  type ApprovalMode,
   type ApprovalPolicy,
   type ArgumentValidator,
-  createApprovalPolicy,
   createArgumentValidator,
   type RegisteredTool,
   type ToolAnnotations,
   type WrapToolResultOptions,
   wrapToolResult,
 } from '@switchboard/core';
+import { type ApprovalSetting, toApprovalPolicy } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
 
 /** Checks arguments before they are sent; throws a `VALIDATION_FAILED` error naming the tool and the problems. */
@@ -35,15 +34,6 @@ interface ToolNames {
   originalName: string;
 }
 
-/**
- * Approval of a server's tools: a mode (`'annotations'`, `'always'`, `'never'` or a function), a
- * mode plus allow/deny name globs (the config's form), or a ready core `ApprovalPolicy`.
- */
-export type ApprovalSetting =
-  | ApprovalMode
-  | { mode?: ApprovalMode; allow?: string[]; deny?: string[] }
-  | ApprovalPolicy;
-
 /** Options of {@link createCoreToolSteps}. */
 export interface CoreToolStepsOptions {
   /** The server these steps serve (allow/deny globs are keyed by it). */
@@ -54,25 +44,6 @@ export interface CoreToolStepsOptions {
   validator: ArgumentValidator;
   /** Options of core's `wrapToolResult` (output budget, instruction...). */
   wrap?: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
-}
-
-function isPolicy(setting: ApprovalSetting): setting is ApprovalPolicy {
-  return typeof setting === 'object' && typeof (setting as ApprovalPolicy).decide === 'function';
-}
-
-function toPolicy(server: string, setting: ApprovalSetting): ApprovalPolicy {
-  if (isPolicy(setting)) return setting;
-  if (typeof setting === 'string' || typeof setting === 'function')
-    return createApprovalPolicy({ mode: setting });
-  return createApprovalPolicy({
-    ...(setting.mode === undefined ? {} : { mode: setting.mode }),
-    servers: {
-      [server]: {
-        ...(setting.allow ? { allow: setting.allow } : {}),
-        ...(setting.deny ? { deny: setting.deny } : {}),
-      },
-    },
-  });
 }
 
 /** A shared argument validator for the tools of many servers. */
@@ -87,7 +58,7 @@ export class CoreToolSteps {
   private readonly wrapOptions: Omit<WrapToolResultOptions, 'toolName' | 'shape'>;
 
   constructor(options: CoreToolStepsOptions) {
-    this.policy = toPolicy(options.server, options.approval ?? 'annotations');
+    this.policy = toApprovalPolicy(options.server, options.approval);
     this.validator = options.validator;
     this.wrapOptions = options.wrap ?? {};
   }

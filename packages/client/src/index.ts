@@ -1,11 +1,13 @@
 /** Public API of @switchboard/client. Any new export added here becomes public API: use named exports, not wildcards. */
 
 // Provider converters of @switchboard/core (tool definitions and tool results in each provider's
-// own shape), so that agents calling a provider SDK directly need only the client.
+// own shape), so that agents calling a provider SDK directly need only the client; and core's
+// `ApprovalModeName`, the modes a config's `approval` names.
 export type {
   AnthropicTool,
   AnthropicToolResult,
   AnthropicToolResultBlock,
+  ApprovalModeName,
   ConversionResult,
   GeminiFunctionDeclaration,
   GeminiFunctionResponse,
@@ -27,7 +29,8 @@ export {
   toOpenAITool,
   toOpenAIToolOutput,
 } from '@switchboard/core';
-// OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough.
+// OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough;
+// and its `TransportEntry` (which `ServerEntry` extends) and `TransportType`.
 export type {
   AssertionContext,
   AssertionSource,
@@ -38,6 +41,8 @@ export type {
   OAuthProviderOptions,
   StoredAuthorization,
   TokenStore,
+  TransportEntry,
+  TransportType,
 } from '@switchboard/transports';
 export {
   AuthorizationErrorCode,
@@ -48,6 +53,8 @@ export {
   parseBearerChallenge,
   runAuthorization,
 } from '@switchboard/transports';
+export type { ApprovalSetting } from './approval-setting.js';
+export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
 export type { ClientErrorOptions } from './client-error.js';
 export { ClientError, ClientErrorCode } from './client-error.js';
@@ -79,7 +86,6 @@ export type {
   MappedEntry,
   ServerConfig,
   SwitchboardConfig,
-  TransportType,
   VariableSource,
   VsCodeInput,
 } from './config/index.js';
@@ -111,9 +117,9 @@ export type {
   ServerAuthConfig,
   ServerAuthIdentityProviderConfig,
 } from './config/server-auth-config.js';
+export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
-export type { ApprovalSetting } from './core-tool-steps.js';
 export type {
   CatalogSource,
   CrossServerCatalog,
@@ -167,7 +173,6 @@ export { createRedactor } from './redactor.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
-export type { ServerEntry, ServerTimeouts, ServerTransportType } from './server-entry.js';
 export type {
   CallServerRequestHandlers,
   ElicitationHandler,

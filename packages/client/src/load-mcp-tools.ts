@@ -12,8 +12,9 @@ import {
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import type { ApprovalSetting } from './approval-setting.js';
 import { toClientError } from './client-error.js';
-import { type ApprovalSetting, createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
+import { createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
 import { type ApproveCallback, toToolInput } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import { createRedactor } from './redactor.js';

@@ -10,8 +10,8 @@ import {
   SwitchboardError,
   type ToolAnnotations,
 } from '@switchboard/core';
+import type { ServerEntry } from './config/server-entry.js';
 import type { McpConnection } from './connect-mcp.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** Anything that ranks tools for a query (a `ToolSelector` of @switchboard/tool-selection fits). */
 export interface ManagementToolSelector {

@@ -41,10 +41,11 @@ import {
   type SwitchboardError,
   silentLogger,
 } from '@switchboard/core';
-import { JsonRpcErrorCode, TransportErrorCode } from '@switchboard/transports';
+import { JsonRpcErrorCode, TransportErrorCode, type TransportType } from '@switchboard/transports';
 import { z } from 'zod';
 import { ClientError, ClientErrorCode, describeUrl, type ErrorScene, toClientError } from './client-error.js';
 import { type ClientTransportHandle, createClientTransport } from './client-transport.js';
+import { isServerEntry, type ServerEntry } from './config/server-entry.js';
 import { withHelperHeaders } from './headers-helper.js';
 import { ProtocolClient, withCallRoute } from './protocol-client.js';
 import { type ProtocolMessageListener, tapProtocolMessages } from './protocol-message-tap.js';
@@ -52,7 +53,6 @@ import { checkProtocolVersion, eraOf, negotiationFor, type ProtocolEra } from '.
 import { createRedactingLogger } from './redacting-logger.js';
 import { createRedactor, type Redactor } from './redactor.js';
 import type { ClientAuthOptions } from './server-auth.js';
-import { isServerEntry, type ServerEntry } from './server-entry.js';
 import {
   type CallServerRequestHandlers,
   type ElicitationHandler,
@@ -182,7 +182,7 @@ export interface McpClient {
   /** The underlying SDK (v2) client, for anything not wrapped here. */
   readonly sdkClient: ProtocolClient;
   /** How the server is reached. */
-  readonly transportKind: 'stdio' | 'http' | 'sse' | 'ws' | 'custom';
+  readonly transportKind: TransportType | 'custom';
   /** The era the connection speaks: `modern` (2026-07-28, per-request `_meta`) or `legacy` (2025 `initialize`). */
   readonly era: ProtocolEra;
   /** The negotiated protocol version (`server/discover` or `initialize`). */

@@ -7,7 +7,7 @@
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { type Logger, SwitchboardError } from '@switchboard/core';
-import { resolveTransportType, type TransportEntry } from '@switchboard/transports';
+import { resolveTransportType, type TransportType } from '@switchboard/transports';
 import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
 import {
   ClientError,
@@ -16,6 +16,7 @@ import {
   isConnectionError,
   isSessionLost,
 } from './client-error.js';
+import type { ServerEntry } from './config/server-entry.js';
 import {
   type CallToolOptions,
   createMcpClient,
@@ -23,7 +24,6 @@ import {
   type McpClientOptions,
 } from './mcp-client.js';
 import type { ProtocolEra } from './protocol-version.js';
-import type { ServerEntry } from './server-entry.js';
 
 /** Lifecycle state of a server. */
 export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
@@ -32,7 +32,7 @@ export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'need
 export interface ServerStatus {
   state: ServerState;
   /** How it is reached. */
-  transport: 'stdio' | 'http' | 'sse' | 'ws';
+  transport: TransportType;
   /** The last error (code and redacted message), if the last attempt failed. */
   lastError?: { code: string; message: string; at: string };
   /** Circuit breaker state: `open` means calls fail fast until `circuitRetryAt`. */
@@ -118,7 +118,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
       : { failureThreshold: options.supervision.failureThreshold }),
     ...(options.supervision.cooldownMs === undefined ? {} : { cooldownMs: options.supervision.cooldownMs }),
   });
-  const transport = resolveTransportType(options.entry as TransportEntry, name);
+  const transport = resolveTransportType(options.entry, name);
 
   let state: ServerState = 'idle';
   let current: McpClient | undefined;

@@ -14,8 +14,10 @@ import {
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
-import { type ApprovalSetting, createCoreToolSteps } from './core-tool-steps.js';
+import type { ServerEntry } from './config/server-entry.js';
+import { createCoreToolSteps } from './core-tool-steps.js';
 import type { CallToolOptions, McpClientOptions } from './mcp-client.js';
 import { type ApproveCallback, isRetrySafe, toToolInput } from './mcp-tool.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
@@ -24,7 +26,6 @@ import {
   type ServerConnection,
   type SupervisionOptions,
 } from './server-connection.js';
-import type { ServerEntry } from './server-entry.js';
 import { type AfterToolCallHook, type StoreRecorder, withCallHooks } from './tool-call-hooks.js';
 
 /** What every server of a connection shares. */
@@ -84,7 +85,7 @@ export function createServerRecord(
   );
   const steps = createCoreToolSteps({
     server: name,
-    approval: (entry.approval as ApprovalSetting | undefined) ?? shared.approval,
+    approval: entry.approval ?? shared.approval,
     validator: shared.validator,
     ...(shared.wrap ? { wrap: shared.wrap } : {}),
   });

@@ -14,9 +14,9 @@ import {
   type StoredTool,
   SwitchboardError,
 } from '@switchboard/core';
+import type { ServerEntry } from './config/server-entry.js';
 import type { ToolCaller } from './mcp-tool.js';
 import type { ServerStatus } from './server-connection.js';
-import type { ServerEntry } from './server-entry.js';
 import { hashValue } from './store-hash.js';
 
 /** One finished tool call, as the `afterToolCall` hook sees it. */

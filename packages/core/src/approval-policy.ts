@@ -36,8 +36,14 @@ export type ApprovalFunction = (
   },
 ) => boolean | ApprovalDecision | ApprovalResult;
 
-/** How tools not matched by an allow/deny glob are decided. */
-export type ApprovalMode = 'annotations' | 'always' | 'never' | ApprovalFunction;
+/**
+ * The built-in modes, by name: what a config file can hold (a JSON value), where {@link ApprovalMode}
+ * also takes a function.
+ */
+export type ApprovalModeName = 'annotations' | 'always' | 'never';
+
+/** How tools not matched by an allow/deny glob are decided: a built-in mode or a function. */
+export type ApprovalMode = ApprovalModeName | ApprovalFunction;
 
 /** Name globs (`*` any run of characters, `?` one character), matched against original and public names. */
 export interface ApprovalRules {
@@ -64,7 +70,7 @@ export interface ApprovalPolicy {
   decide(request: ApprovalRequest): ApprovalResult;
 }
 
-const modes = ['annotations', 'always', 'never'] as const;
+const modes: readonly ApprovalModeName[] = ['annotations', 'always', 'never'];
 
 interface CompiledRules {
   allow: Array<{ glob: string; pattern: RegExp }>;

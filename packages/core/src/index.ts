@@ -7,6 +7,7 @@ export type {
   ApprovalDecision,
   ApprovalFunction,
   ApprovalMode,
+  ApprovalModeName,
   ApprovalPolicy,
   ApprovalPolicyOptions,
   ApprovalRequest,
@@ -21,6 +22,7 @@ export type {
   ToolKindKeywords,
 } from './classify-tool-kind.js';
 export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
+export { discoverToolsDefaults } from './discover-tools-defaults.js';
 export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
 export type {

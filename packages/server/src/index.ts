@@ -21,7 +21,6 @@ export type {
   ResourceReadValue,
   ResourceTemplateDefinition,
 } from './catalog/resource-definition.js';
-export { localToolServer } from './catalog/tool-catalog.js';
 export type {
   ClusterLogEntry,
   ClusterState,
@@ -50,7 +49,6 @@ export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } fro
 export { createGateway } from './gateway/gateway.js';
 export type { GatewayUpstreamClient } from './gateway/gateway-catalog.js';
 export { gatewayConnectOptions } from './gateway/gateway-connect-options.js';
-export { isLoopbackHost } from './http/check-host-and-origin.js';
 export type {
   BearerAuthOptions,
   BearerTokenPrincipal,
@@ -70,14 +68,13 @@ export type {
 } from './http/protected-resource.js';
 export { createIntrospectionVerifier, createJwtVerifier } from './http/protected-resource.js';
 export type { CacheHint } from './protocol/encode-result.js';
-export type { CheckedMessage, JsonRpcErrorResponse } from './protocol/json-rpc-message.js';
-export { checkJsonRpcMessage, parseJsonRpcText } from './protocol/json-rpc-message.js';
 export type { ProtocolEra } from './protocol/protocol-versions.js';
 export { legacyProtocolVersions, modernProtocolVersions } from './protocol/protocol-versions.js';
 export type { RequestEnvelope } from './protocol/request-envelope.js';
 export type {
   CallToolOptions,
   CreateSessionOptions,
+  LocalCallToolOptions,
   McpConnectionHandle,
   McpServer,
   McpServerOptions,
@@ -99,6 +96,5 @@ export type {
   ToolTaskOptions,
   ZodSchema,
 } from './tools/define-tool.js';
-export { defineTool, isZodSchema } from './tools/define-tool.js';
+export { defineTool } from './tools/define-tool.js';
 export type { RequestStateOptions } from './tools/request-state-seal.js';
-export { toCallToolResult, toErrorResult } from './tools/to-call-tool-result.js';

@@ -1,10 +1,11 @@
 /**
  * The `discover_tools` meta-tool: lets a model search for a tool that was not selected for it.
  * Its shape is core's tool input (`name`, `server`, `description`, `inputSchema`, `execute`), so it
- * registers as is in a registry, a server, a gateway or an agent.
+ * registers as is in a registry, a server, a gateway or an agent. Its defaults are core's
+ * `discoverToolsDefaults`, which the gateway's own `discover_tools` (server) uses too.
  */
 import type { JsonSchema, ToolAnnotations } from '@switchboard/core';
-import { SwitchboardError } from '@switchboard/core';
+import { discoverToolsDefaults, SwitchboardError } from '@switchboard/core';
 import type { ToolSelector } from './tool-selector.js';
 
 /** Options of {@link createDiscoverToolsTool}. */
@@ -13,9 +14,9 @@ export interface DiscoverToolsToolOptions {
   name?: string;
   /** Server (group) the tool is registered under. @default 'switchboard' */
   server?: string;
-  /** Tools returned when the caller gives no `limit`. @default 5 */
+  /** Tools returned when the caller gives no `limit`. @default 8 (core's `discoverToolsDefaults.limit`) */
   defaultLimit?: number;
-  /** Largest `limit` accepted. @default 20 */
+  /** Largest `limit` accepted. @default 50 (core's `discoverToolsDefaults.maxLimit`) */
   maxLimit?: number;
   /** Include each tool's input schema. @default true */
   includeSchemas?: boolean;
@@ -58,9 +59,9 @@ export function createDiscoverToolsTool(
   selector: ToolSelector,
   options: DiscoverToolsToolOptions = {},
 ): DiscoverToolsTool {
-  const name = options.name ?? 'discover_tools';
-  const defaultLimit = options.defaultLimit ?? 5;
-  const maxLimit = options.maxLimit ?? 20;
+  const name = options.name ?? discoverToolsDefaults.name;
+  const defaultLimit = options.defaultLimit ?? discoverToolsDefaults.limit;
+  const maxLimit = options.maxLimit ?? discoverToolsDefaults.maxLimit;
   const includeSchemas = options.includeSchemas ?? true;
   return {
     name,

@@ -9,7 +9,7 @@ import type {
   ToolRegistry,
   ToolRegistryEvent,
 } from '@switchboard/core';
-import { SwitchboardError, silentLogger } from '@switchboard/core';
+import { discoverToolsDefaults, SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
 import { defaultFusion, fuseRankings } from './fuse-rankings.js';
@@ -147,7 +147,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   const logger = options.logger ?? silentLogger;
   const fusion: Required<FusionOptions> = { ...defaultFusion, ...options.fusion };
   const lexical = options.lexical ?? createLexicalIndex();
-  const defaultAlwaysInclude = options.alwaysInclude ?? ['discover_tools'];
+  const defaultAlwaysInclude = options.alwaysInclude ?? [discoverToolsDefaults.name];
   const cacheSize = options.queryCacheSize ?? 256;
   const estimate = options.tokenEstimator ?? createTokenEstimator();
   const saveDelayMs = options.saveDelayMs ?? 1000;

@@ -16,21 +16,28 @@ import {
 import { TransportError, TransportErrorCode } from './transport-error.js';
 import { createWebSocketTransport } from './websocket-transport.js';
 
-/** Transport kinds of a {@link TransportEntry}. */
+/** How a server is reached, normalised (the one name of this concept): `http` is Streamable HTTP. */
 export type TransportType = 'stdio' | 'http' | 'sse' | 'ws';
 
 /**
  * How to reach one MCP server: the `mcpServers` entry format of Claude Desktop / Claude Code
- * (`command`, `args`, `env`, `cwd`, `type`, `url`, `headers`) plus `bearerToken`.
+ * (`command`, `args`, `env`, `cwd`, `type`, `url`, `headers`) plus `bearerToken`. The client's
+ * `ServerEntry` extends it with Switchboard's per-server options, and the config loader's
+ * `ServerConfig` extends that.
  */
 export interface TransportEntry {
-  /** Explicit transport; wins over inference. Aliases `streamable-http`, `streamableHttp`, `websocket` are accepted. */
-  type?: TransportType | 'streamable-http' | 'streamableHttp' | 'websocket';
+  /**
+   * Explicit transport; wins over inference from `command` / `url`. The aliases `streamable-http`,
+   * `streamableHttp` and `websocket` are accepted. Typed open, since entries come from config
+   * files: any other string is refused by {@link resolveTransportType} with `CONFIG_INVALID`.
+   * @default inferred: `command` → `stdio`, a `ws(s)://` URL → `ws`, another URL → `http`
+   */
+  type?: TransportType | 'streamable-http' | 'streamableHttp' | 'websocket' | (string & {});
   /** Executable of a stdio server. */
   command?: string;
   /** Arguments of a stdio server. */
   args?: string[];
-  /** Variables added onto a stdio server's default environment. Never logged. */
+  /** Variables added onto a stdio server's default environment (PATH and the like), not a replacement. Never logged. */
   env?: Record<string, string>;
   /** Working directory of a stdio server. */
   cwd?: string;
@@ -74,10 +81,13 @@ export function isStdioTransport(transport: Transport): transport is StdioTransp
 export function resolveTransportType(entry: TransportEntry, name = 'server'): TransportType {
   switch (entry.type) {
     case 'stdio':
+      return 'stdio';
     case 'http':
+      return 'http';
     case 'sse':
+      return 'sse';
     case 'ws':
-      return entry.type;
+      return 'ws';
     case 'streamable-http':
     case 'streamableHttp':
       return 'http';

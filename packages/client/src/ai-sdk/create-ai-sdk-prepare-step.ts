@@ -5,7 +5,7 @@
  * definitions sent to the model shrink.
  */
 
-import type { RegisteredTool, ToolResultContent } from '@switchboard/core';
+import { discoverToolsDefaults, type RegisteredTool, type ToolResultContent } from '@switchboard/core';
 import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
 import { toProviderToolNames } from '../framework-adapter/provider-tool-names.js';
 import {
@@ -60,6 +60,8 @@ function discoveredNames(
 export function createAISDKPrepareStep<TOOLS extends ToolSet = ToolSet>(
   source: ToolSource,
   options: AISDKPrepareStepOptions,
+  // @ts-expect-error -- the AI SDK's own ToolSet fails its PrepareStepFunction constraint under our
+  // exactOptionalPropertyTypes (its types are written without it); `generateText` asks for exactly this type.
 ): PrepareStepFunction<TOOLS> {
   let cached: { query: string; names: Promise<string[]> } | undefined;
   return async ({ messages, steps }) => {
@@ -79,7 +81,9 @@ export function createAISDKPrepareStep<TOOLS extends ToolSet = ToolSet>(
     }
     const active = new Set(await cached.names);
     const discoverKeys = new Set(
-      (options.select.alwaysInclude ?? ['discover_tools']).flatMap((name) => keyOfPublic.get(name) ?? []),
+      (options.select.alwaysInclude ?? [discoverToolsDefaults.name]).flatMap(
+        (name) => keyOfPublic.get(name) ?? [],
+      ),
     );
     for (const name of discoveredNames(steps, discoverKeys)) {
       const key = keyOfPublic.get(name);

@@ -45,8 +45,6 @@ export type {
   ConfigError,
   ConfigSource,
   ServerConfig,
-  ServerTimeouts,
   SwitchboardConfig,
-  TransportType,
 } from './server-config.js';
 export { normalizeTransportType } from './validate-server-config.js';

@@ -4,9 +4,11 @@
  * users make (numbers in `args`, `streamable-http` spellings) and never quotes env or header values.
  */
 
+import type { ApprovalModeName } from '@switchboard/core';
+import type { TransportType } from '@switchboard/transports';
 import { supportedProtocolVersions } from '../protocol-version.js';
 import type { JsonPathSegment } from './jsonc-document.js';
-import type { ApprovalConfig, ApprovalMode, ServerConfig, TransportType } from './server-config.js';
+import type { ApprovalConfig, ServerConfig } from './server-config.js';
 import { validateServerAuth } from './validate-server-auth.js';
 
 /** Collects issues (fatal) and warnings (reported, entry kept) while validating. */
@@ -27,7 +29,7 @@ const transportAliases: Record<string, TransportType> = {
   websocket: 'ws',
 };
 
-const approvalModes: readonly ApprovalMode[] = ['annotations', 'always', 'never'];
+const approvalModes: readonly ApprovalModeName[] = ['annotations', 'always', 'never'];
 
 /** Every key of a server entry the validator reads (the aliases `transport` / `transportType` of `type` included). */
 export const serverEntryKeys: ReadonlySet<string> = new Set([
@@ -122,7 +124,7 @@ function parseApproval(
 ): ApprovalConfig | undefined {
   const modeHint = `Use one of ${approvalModes.map((mode) => `'${mode}'`).join(', ')}.`;
   if (typeof value === 'string') {
-    if (approvalModes.includes(value as ApprovalMode)) return value as ApprovalMode;
+    if (approvalModes.includes(value as ApprovalModeName)) return value as ApprovalModeName;
     sink.issue(path, `unknown approval mode '${value}'. ${modeHint}`);
     return undefined;
   }
@@ -137,8 +139,8 @@ function parseApproval(
     }
   }
   if (value.mode !== undefined) {
-    if (typeof value.mode === 'string' && approvalModes.includes(value.mode as ApprovalMode)) {
-      out.mode = value.mode as ApprovalMode;
+    if (typeof value.mode === 'string' && approvalModes.includes(value.mode as ApprovalModeName)) {
+      out.mode = value.mode as ApprovalModeName;
     } else {
       sink.issue([...path, 'mode'], `unknown approval mode. ${modeHint}`);
     }

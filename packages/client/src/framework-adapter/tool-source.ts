@@ -4,7 +4,7 @@
  * is read anew on each call, so the adapters follow `list_changed` and servers added at run time.
  */
 
-import type { RegisteredTool } from '@switchboard/core';
+import { discoverToolsDefaults, type RegisteredTool } from '@switchboard/core';
 
 /**
  * Tools an adapter offers: a connection (its servers' tools), a registry (every tool in it, local
@@ -86,7 +86,7 @@ export async function selectTools(
       if (own !== undefined) chosen.set(own.name, own);
     }
   }
-  for (const name of select.alwaysInclude ?? ['discover_tools']) {
+  for (const name of select.alwaysInclude ?? [discoverToolsDefaults.name]) {
     const tool = byName.get(name);
     if (tool !== undefined) chosen.set(name, tool);
   }

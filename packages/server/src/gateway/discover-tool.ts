@@ -1,9 +1,15 @@
 /**
  * `discover_tools`: the gateway's one tool in selector mode. It finds tools for a task among every
  * upstream (with the selector), exposes them (the client gets `list_changed`), keeps the exposed
- * set bounded, and reports what it found — only tools the gateway will serve.
+ * set bounded, and reports what it found — only tools the gateway will serve. Its name, default
+ * and largest `limit` are core's `discoverToolsDefaults`, as tool-selection's `discover_tools` has.
  */
-import type { RegisteredTool, ToolInput, ToolRegistry } from '@switchboard/core';
+import {
+  discoverToolsDefaults,
+  type RegisteredTool,
+  type ToolInput,
+  type ToolRegistry,
+} from '@switchboard/core';
 
 /** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
 export interface GatewayToolSelector {
@@ -19,6 +25,7 @@ export interface DiscoverToolOptions {
   expose(tool: RegisteredTool): void;
   served: ToolRegistry;
   isServed(tool: RegisteredTool): boolean;
+  /** Tools found when the caller gives no `limit`. */
   limit: number;
   maxExposed: number;
 }
@@ -26,10 +33,11 @@ export interface DiscoverToolOptions {
 /** The `discover_tools` registry record. */
 export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
   const { selector, upstream, exposed, served, limit, maxExposed } = options;
+  const { name, maxLimit } = discoverToolsDefaults;
   return {
     server: 'gateway',
-    name: 'discover_tools',
-    publicName: 'discover_tools',
+    name,
+    publicName: name,
     description:
       'Finds tools for a task among every connected MCP server and makes them callable. Describe the task in plain words; the matching tools are returned and added to your tool list.',
     inputSchema: {
@@ -39,7 +47,7 @@ export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
         limit: {
           type: 'integer',
           minimum: 1,
-          maximum: 50,
+          maximum: maxLimit,
           description: `How many tools (default ${limit}).`,
         },
       },
@@ -49,7 +57,7 @@ export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
     execute: async (args) => {
       const query = String(args.query);
       const k = typeof args.limit === 'number' ? args.limit : limit;
-      const hits = (await selector.select(query, { k })).filter((hit) => hit.name !== 'discover_tools');
+      const hits = (await selector.select(query, { k })).filter((hit) => hit.name !== name);
       const found: Array<{ name: string; description: string; inputSchema: unknown }> = [];
       for (const hit of hits) {
         const tool = upstream.get(hit.name);

@@ -18,7 +18,7 @@ import {
   type TelemetrySetting,
 } from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
-import { createToolRegistry, silentLogger } from '@switchboard/core';
+import { createToolRegistry, discoverToolsDefaults, silentLogger } from '@switchboard/core';
 import { republishTool } from '../catalog/republish-tool.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
@@ -50,7 +50,7 @@ export interface GatewayOptions {
   instructions?: string;
   /** Serve `discover_tools` plus the tools it found, instead of every tool. @default every tool */
   selector?: GatewayToolSelector;
-  /** Tools discovered per `discover_tools` call. @default 8 */
+  /** Tools discovered per `discover_tools` call that gives no `limit`. @default 8 (core's `discoverToolsDefaults.limit`) */
   discoverLimit?: number;
   /** Most discovered tools kept exposed (oldest dropped first). @default 32 */
   maxExposedTools?: number;
@@ -179,7 +179,7 @@ class GatewayServer extends DefaultMcpServer implements Gateway {
           expose,
           served,
           isServed: (tool) => this.isServed(tool),
-          limit: options.discoverLimit ?? 8,
+          limit: options.discoverLimit ?? discoverToolsDefaults.limit,
           maxExposed: options.maxExposedTools ?? 32,
         }),
       );

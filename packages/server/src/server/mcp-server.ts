@@ -115,11 +115,17 @@ export interface McpServerOptions {
   telemetry?: TelemetrySetting;
 }
 
-/** Options of {@link McpServer.callTool}. */
-export interface CallToolOptions {
+/**
+ * Options of {@link McpServer.callTool}: a call made in-process, through no transport (the
+ * client's `CallToolOptions` are those of a call to a server over MCP).
+ */
+export interface LocalCallToolOptions {
   /** Cancels the call. */
   signal?: AbortSignal;
 }
+
+/** @deprecated use `LocalCallToolOptions` (the client's `CallToolOptions` is another thing). Kept for one release. */
+export type CallToolOptions = LocalCallToolOptions;
 
 /** Options of {@link McpServer.createSession}. */
 export interface CreateSessionOptions {
@@ -166,7 +172,7 @@ export interface McpServer {
    * Calls a tool as `tools/call` would (validation, errors as `isError` results); an unknown tool
    * rejects with a `ServerError` of code `TOOL_NOT_FOUND`.
    */
-  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<CallToolResult>;
+  callTool(name: string, args: unknown, options?: LocalCallToolOptions): Promise<CallToolResult>;
   /** Tells subscribed clients that a resource changed. */
   notifyResourceUpdated(uri: string): Promise<void>;
   /** Sends a log message to every 2025 session (each filtered by the level its client set). */
@@ -313,7 +319,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     return this.tools.isServed(tool);
   }
 
-  async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, args: unknown, options: LocalCallToolOptions = {}): Promise<CallToolResult> {
     // The same handler as `tools/call`, without the wire: a local error keeps its code.
     const request = {
       id: 0,
