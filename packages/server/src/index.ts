@@ -74,6 +74,8 @@ export type { DispatchAnswer } from './request/dispatch-answer.js';
 export type { InboundRequest } from './request/inbound-request.js';
 export type { RequestAuth } from './request/request-auth.js';
 export type { RequestChannel } from './request/request-channel.js';
+export type { ServeHandle, ServeOptions } from './serve.js';
+export { serve } from './serve.js';
 export type {
   CallToolOptions,
   CreateSessionOptions,
@@ -83,8 +85,6 @@ export type {
   McpServerOptions,
 } from './server/mcp-server.js';
 export { createMcpServer } from './server/mcp-server.js';
-export type { ServeHandle, ServeOptions } from './server/serve.js';
-export { serve } from './server/serve.js';
 export type { LegacySession, LegacySessionOptions, SessionOutlet } from './session/legacy-session.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
