@@ -12,7 +12,7 @@ import { showsLogLevel } from './cli-log-level.js';
 /** Reports one call's progress and log messages. */
 export interface CallProgress {
   progress(update: Progress): void;
-  log(server: string, message: { level: string; logger?: string; data?: unknown }): void;
+  log(server: string, message: { level: string; logger?: string | undefined; data?: unknown }): void;
   /** Ends the bar's line (before the result is printed). */
   done(): void;
 }

@@ -86,7 +86,10 @@ export function serverOfPrefixedUri(
 }
 
 /** Adds `_meta["switchboard/server"]` to a listed item. */
-export function withServerMeta<T extends { _meta?: Record<string, unknown> }>(item: T, server: string): T {
+export function withServerMeta<T extends { _meta?: Record<string, unknown> | undefined }>(
+  item: T,
+  server: string,
+): T {
   return { ...item, _meta: { ...item._meta, [serverMetaKey]: server } };
 }
 

@@ -49,11 +49,8 @@ export async function runHeadersHelper(
       },
       (error, out) => {
         if (!error) return resolve(out);
-        const failure = error as NodeJS.ErrnoException & {
-          killed?: boolean;
-          signal?: string | null;
-          code?: unknown;
-        };
+        // Node's ExecException: `code` is the exit status (a number) once the command ran.
+        const failure: { killed?: boolean | undefined; signal?: string | undefined; code?: unknown } = error;
         if (failure.killed && failure.signal) {
           return reject(
             helperError(name, command, `did not finish within ${helperTimeoutMs / 1000} s and was stopped.`, {

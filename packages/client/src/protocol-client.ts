@@ -115,9 +115,10 @@ interface WireCodecAccess {
 function withoutRoundProgress(flow: InputRequiredFlow): InputRequiredFlow {
   const onprogress = flow.options?.onprogress;
   if (onprogress === undefined) return flow;
+  const { onprogress: _ignored, ...options } = flow.options ?? {};
   return {
     ...flow,
-    options: { ...flow.options, onprogress: undefined },
+    options,
     retry: (params, legOptions) => flow.retry(params, { ...legOptions, onprogress }),
   };
 }

@@ -9,15 +9,17 @@ export type JsonSchema = { [key: string]: unknown };
 
 /** MCP tool annotations (hints; never trusted for security on their own). */
 export interface ToolAnnotations {
-  title?: string;
+  // `| undefined` on each: annotations come off the wire through the SDK's schemas, whose optional
+  // fields are typed that way (and JSON drops an undefined field anyway).
+  title?: string | undefined;
   /** The tool does not modify its environment. @default false */
-  readOnlyHint?: boolean;
+  readOnlyHint?: boolean | undefined;
   /** The tool may perform destructive updates (meaningful when not read-only). @default true */
-  destructiveHint?: boolean;
+  destructiveHint?: boolean | undefined;
   /** Calling repeatedly with the same arguments has no additional effect. @default false */
-  idempotentHint?: boolean;
+  idempotentHint?: boolean | undefined;
   /** The tool interacts with an open world of external entities. @default true */
-  openWorldHint?: boolean;
+  openWorldHint?: boolean | undefined;
   [key: string]: unknown;
 }
 

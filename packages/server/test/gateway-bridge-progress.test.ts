@@ -41,7 +41,7 @@ async function downstream(kind: DownstreamKind): Promise<Downstream> {
   return connected;
 }
 
-type Update = { progress: number; total?: number; message?: string };
+type Update = { progress: number; total?: number | undefined; message?: string | undefined };
 
 /** The updates the server sent (the SDK v2 client adds its own round markers to `onprogress`). */
 const fromServer = (updates: Update[]) =>

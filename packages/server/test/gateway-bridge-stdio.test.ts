@@ -37,7 +37,7 @@ afterAll(async () => {
   await Promise.all([modernOnly?.close(), legacyV1?.close()]);
 });
 
-type Update = { progress: number; message?: string };
+type Update = { progress: number; message?: string | undefined };
 
 /**
  * The progress notifications that reach a client's transport, in order. Asserted on the wire: the

@@ -419,7 +419,11 @@ class NodeStreamableHttpTransport implements StreamableHttpTransport {
     throw new SdkHttpError(
       SdkErrorCode.ClientHttpNotImplemented,
       this.describe(`POST answered HTTP ${status}${text ? `: ${excerpt(text)}` : ''}`),
-      { status, statusText: response.statusMessage, text },
+      {
+        status,
+        ...(response.statusMessage === undefined ? {} : { statusText: response.statusMessage }),
+        text,
+      },
     );
   }
 

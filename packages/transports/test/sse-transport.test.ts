@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe('legacy SSE transport', () => {
   it('sends static headers and the bearer token on the event stream and on every POST', async () => {
-    const seen: Array<{ method: string; authorization?: string; team?: string }> = [];
+    const seen: Array<{ method: string; authorization?: string | undefined; team?: string | undefined }> = [];
     let stream: http.ServerResponse | undefined;
     // A minimal legacy HTTP+SSE neighbour: the endpoint event, then answers on the stream.
     const server = http.createServer((request, response) => {

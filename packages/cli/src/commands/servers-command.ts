@@ -20,6 +20,18 @@ import { configPathForWrite, loadCliConfig, printJson } from '../cli-session.js'
 import { didYouMean } from '../suggest.js';
 import { exportServers, installGateway } from './servers-export.js';
 
+/** `--header` pairs as an entry's `headers`, or nothing when none were given. */
+function headersOf(values: unknown): { headers?: Record<string, string> } {
+  const headers = parsePairs(values, '--header');
+  return headers ? { headers } : {};
+}
+
+/** `--env` pairs as an entry's `env`, or nothing when none were given. */
+function envOf(values: unknown): { env?: Record<string, string> } {
+  const env = parsePairs(values, '--env');
+  return env ? { env } : {};
+}
+
 function parsePairs(values: unknown, flag: string): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
   const pairs: Record<string, string> = {};
@@ -74,13 +86,15 @@ async function add(context: CommandContext, name: string | undefined): Promise<n
   const entry: ServerConfig = url
     ? {
         url,
-        ...(typeof values.type === 'string' ? { type: values.type as ServerConfig['type'] } : {}),
-        ...(parsePairs(values.header, '--header') ? { headers: parsePairs(values.header, '--header') } : {}),
+        ...(typeof values.type === 'string'
+          ? { type: values.type as NonNullable<ServerConfig['type']> }
+          : {}),
+        ...headersOf(values.header),
       }
     : {
         command: rest[0]!,
         args: rest.slice(1),
-        ...(parsePairs(values.env, '--env') ? { env: parsePairs(values.env, '--env') } : {}),
+        ...envOf(values.env),
       };
   const path = configPathForWrite(context, values.scope);
   await addServer(path, name, entry, { overwrite: values.overwrite === true });

@@ -59,11 +59,11 @@ export interface UiAddServerRequest {
   name: string;
   /** A remote server … */
   url?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** … or a local command. */
   command?: string;
   args?: string[];
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export function createApiClient(options: { token: string | undefined; base?: str
         method,
         headers,
         credentials: 'same-origin',
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (cause) {
       throw new UiRequestError(0, {

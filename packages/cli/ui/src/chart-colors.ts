@@ -8,4 +8,4 @@ export const chartColors = [
   '#00677f',
   '#8e24aa',
   '#5d4037',
-];
+] as const;

@@ -60,6 +60,8 @@ function discoveredNames(
 export function createAISDKPrepareStep<TOOLS extends ToolSet = ToolSet>(
   source: ToolSource,
   options: AISDKPrepareStepOptions,
+  // @ts-expect-error -- the AI SDK's own ToolSet fails its PrepareStepFunction constraint under our
+  // exactOptionalPropertyTypes (its types are written without it); `generateText` asks for exactly this type.
 ): PrepareStepFunction<TOOLS> {
   let cached: { query: string; names: Promise<string[]> } | undefined;
   return async ({ messages, steps }) => {

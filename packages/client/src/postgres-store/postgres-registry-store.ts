@@ -489,7 +489,8 @@ function toStoredTool(row: Record<string, unknown>): StoredTool {
     lastSeenAt: toIso(row.last_seen_at),
   };
   if (row.title !== null) tool.title = row.title as string;
-  if (row.annotations !== null) tool.annotations = jsonValue(row.annotations) as StoredTool['annotations'];
+  if (row.annotations !== null)
+    tool.annotations = jsonValue(row.annotations) as NonNullable<StoredTool['annotations']>;
   return tool;
 }
 

@@ -419,6 +419,7 @@ function toStoredTool(row: ToolRow): StoredTool {
     lastSeenAt: row.last_seen_at,
   };
   if (row.title !== null) tool.title = row.title;
-  if (row.annotations !== null) tool.annotations = JSON.parse(row.annotations) as StoredTool['annotations'];
+  if (row.annotations !== null)
+    tool.annotations = JSON.parse(row.annotations) as NonNullable<StoredTool['annotations']>;
   return tool;
 }

@@ -65,10 +65,10 @@ export function createScriptedModel(script: ScriptStep[]): ScriptedModel {
 }
 
 /** The function call outputs in a request's input, by call name order. */
-export function toolOutputsOf(request: ModelRequest): Array<{ name?: string; output: unknown }> {
+export function toolOutputsOf(request: ModelRequest): Array<{ name?: string | undefined; output: unknown }> {
   const input = typeof request.input === 'string' ? [] : request.input;
   return input
     .filter((item) => item.type === 'function_call_result')
-    .map((item) => item as { name?: string; output: unknown })
+    .map((item) => item as { name?: string | undefined; output: unknown })
     .map((item) => ({ name: item.name, output: item.output }));
 }

@@ -88,6 +88,23 @@ function problem(
   return { path: displayPointer(path), rule, severity, message };
 }
 
+/** `required` naming a property the object does not have: refused by OpenAI strict mode and Gemini alike. */
+function unknownRequired(
+  required: readonly string[],
+  properties: Record<string, unknown>,
+  path: string,
+): SchemaProblem[] {
+  return required
+    .filter((name) => !(name in properties))
+    .map((name) =>
+      problem(
+        appendPointer(path, 'required'),
+        'unknown-required',
+        `\`required\` names \`${name}\`, which is not a property.`,
+      ),
+    );
+}
+
 function checkRootObject(schema: JsonSchema, target: SchemaTarget): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   if (schema.type !== 'object') {
@@ -228,17 +245,7 @@ function checkOpenAIStrict(schema: JsonSchema, limits: OpenAIStrictLimits): Sche
           );
         }
       }
-      for (const name of required) {
-        if (!(name in properties)) {
-          problems.push(
-            problem(
-              appendPointer(path, 'required'),
-              'unknown-required',
-              `\`required\` names \`${name}\`, which is not a property.`,
-            ),
-          );
-        }
-      }
+      problems.push(...unknownRequired(required, properties, path));
       for (const [name, property] of Object.entries(properties)) {
         visit(property, appendPointer(appendPointer(path, 'properties'), name), depth);
       }
@@ -376,17 +383,7 @@ function checkGemini(schema: JsonSchema): SchemaProblem[] {
           ),
         );
       }
-      for (const name of requiredOf(node)) {
-        if (!(name in properties)) {
-          problems.push(
-            problem(
-              appendPointer(path, 'required'),
-              'unknown-required',
-              `\`required\` names \`${name}\`, which is not a property.`,
-            ),
-          );
-        }
-      }
+      problems.push(...unknownRequired(requiredOf(node), properties, path));
       for (const [name, property] of Object.entries(properties)) {
         const propertyPath = appendPointer(appendPointer(path, 'properties'), name);
         if (!geminiParameterNamePattern.test(name)) {

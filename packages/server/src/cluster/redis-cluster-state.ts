@@ -132,12 +132,14 @@ class RedisState implements RedisClusterState {
     this.#logger = options.logger ?? silentLogger;
     this.#eventChannel = `${this.#prefix}events`;
     this.#replicaChannel = `${this.#prefix}replica:${this.replicaId}`;
-    const common: RedisOptions = {
+    const common = {
       connectTimeout: 2000,
       // Keep reconnecting (Redis comes back without a restart of ours), at most once a second.
-      retryStrategy: (times) => Math.min(times * 100, 1000),
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
       lazyConnect: false,
-    };
+      // `satisfies`, not a type annotation: ioredis's RedisOptions is a Partial whose spread its own
+      // overloads refuse under exactOptionalPropertyTypes.
+    } satisfies RedisOptions;
     this.#commands = new Redis(this.#url, {
       ...common,
       enableOfflineQueue: false,

@@ -10,8 +10,9 @@ import type { RelayedTool } from './forward-client-requests.js';
 /** One progress update as the upstream sent it. */
 export interface UpstreamProgress {
   progress: number;
-  total?: number;
-  message?: string;
+  // As the SDK's Progress types them (a field may be present and undefined).
+  total?: number | undefined;
+  message?: string | undefined;
 }
 
 /** The progress handler of one relayed call. */

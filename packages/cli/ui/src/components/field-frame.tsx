@@ -10,9 +10,9 @@ export function FieldFrame(props: {
   id: string;
   label: string;
   required: boolean;
-  note?: string;
-  description?: string;
-  errors?: string[];
+  note?: string | undefined;
+  description?: string | undefined;
+  errors?: string[] | undefined;
   /** Checkboxes put their control before the label. */
   inline?: boolean;
   children: ComponentChildren;

@@ -40,7 +40,7 @@ export function PlaygroundView() {
   const [compare, setCompare] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [results, setResults] = useState<{ a?: UiSelection; b?: UiSelection }>({});
+  const [results, setResults] = useState<{ a?: UiSelection | undefined; b?: UiSelection | undefined }>({});
 
   async function select(event: Event): Promise<void> {
     event.preventDefault();

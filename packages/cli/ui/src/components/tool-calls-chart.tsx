@@ -53,14 +53,14 @@ export function ToolCallsChart(props: { toolCalls: UiMetrics['toolCalls'] }) {
                 label: 'this session',
                 stroke: chartColors[0],
                 fill: chartColors[0],
-                paths: uPlot.paths.bars?.({ size: [0.35, 60], align: -1 }),
+                ...barPaths(-1),
                 points: { show: false },
               },
               {
                 label: 'earlier runs',
                 stroke: chartColors[1],
                 fill: chartColors[1],
-                paths: uPlot.paths.bars?.({ size: [0.35, 60], align: 1 }),
+                ...barPaths(1),
                 points: { show: false },
               },
             ],
@@ -94,4 +94,10 @@ export function ToolCallsChart(props: { toolCalls: UiMetrics['toolCalls'] }) {
       )}
     </section>
   );
+}
+
+/** uPlot's bar path builder (optional in its types: a build without it draws lines instead). */
+function barPaths(align: -1 | 1): { paths?: uPlot.Series.PathBuilder } {
+  const paths = uPlot.paths.bars?.({ size: [0.35, 60], align });
+  return paths === undefined ? {} : { paths };
 }
