@@ -35,8 +35,8 @@ const { createMcpServer, defineTool } = (await import(
   source ? '../src/index.js' : '../dist/index.js'
 )) as ServerPackage;
 const { CallAbort } = (await import(
-  source ? '../src/tools/call-abort.js' : '../dist/tools/call-abort.js'
-)) as typeof import('../src/tools/call-abort.js');
+  source ? '../src/cancellation/call-abort.js' : '../dist/cancellation/call-abort.js'
+)) as typeof import('../src/cancellation/call-abort.js');
 
 const json = process.argv.includes('--json');
 const rounds = 30;

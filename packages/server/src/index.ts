@@ -39,8 +39,7 @@ export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './
 export { createSessionSealer } from './cluster/session-sealer.js';
 export type { NginxAddress, NginxConfigOptions } from './deploy/render-nginx-config.js';
 export { formatNginxAddress, renderNginxConfig } from './deploy/render-nginx-config.js';
-export type { InboundRequest, RequestAuth, RequestChannel } from './dispatch/inbound-request.js';
-export type { DispatchAnswer, RequestDispatcher } from './dispatch/request-dispatcher.js';
+export type { RequestDispatcher } from './dispatch/request-dispatcher.js';
 export type { JsonRpcErrorCodeValue } from './errors/json-rpc-error-code.js';
 export { JsonRpcErrorCode } from './errors/json-rpc-error-code.js';
 export type { ServerErrorCodeValue, ServerErrorOptions } from './errors/server-error.js';
@@ -71,6 +70,12 @@ export type { CacheHint } from './protocol/encode-result.js';
 export type { ProtocolEra } from './protocol/protocol-versions.js';
 export { legacyProtocolVersions, modernProtocolVersions } from './protocol/protocol-versions.js';
 export type { RequestEnvelope } from './protocol/request-envelope.js';
+export type { DispatchAnswer } from './request/dispatch-answer.js';
+export type { InboundRequest } from './request/inbound-request.js';
+export type { RequestAuth } from './request/request-auth.js';
+export type { RequestChannel } from './request/request-channel.js';
+export type { ServeHandle, ServeOptions } from './serve.js';
+export { serve } from './serve.js';
 export type {
   CallToolOptions,
   CreateSessionOptions,
@@ -80,8 +85,6 @@ export type {
   McpServerOptions,
 } from './server/mcp-server.js';
 export { createMcpServer } from './server/mcp-server.js';
-export type { ServeHandle, ServeOptions } from './server/serve.js';
-export { serve } from './server/serve.js';
 export type { LegacySession, LegacySessionOptions, SessionOutlet } from './session/legacy-session.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CallAbort, CallSignalCarrier } from '../src/tools/call-abort.js';
+import { CallAbort, CallSignalCarrier } from '../src/cancellation/call-abort.js';
 
 describe('CallAbort', () => {
   test('a signal asked for before the cancellation is aborted by it, with its reason', () => {

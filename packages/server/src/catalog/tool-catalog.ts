@@ -6,8 +6,8 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ApprovalPolicy, RegisteredTool, ToolRegistry } from '@switchboard/core';
-import { silentChannel } from '../dispatch/inbound-request.js';
-import { CallAbort } from '../tools/call-abort.js';
+import { CallAbort } from '../cancellation/call-abort.js';
+import { silentChannel } from '../request/request-channel.js';
 import { unavailableInputChannel } from '../tools/client-input-channel.js';
 import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
 import { toCallToolResult } from '../tools/to-call-tool-result.js';

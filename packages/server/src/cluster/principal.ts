@@ -3,7 +3,7 @@
  * counts. The verified token's subject (or client id) for OAuth, the name given to a static token,
  * a SHA-256 prefix of a single static token (never the token), `anonymous` without auth.
  */
-import type { RequestAuth } from '../dispatch/inbound-request.js';
+import type { RequestAuth } from '../request/request-auth.js';
 
 /** The principal of requests without authentication. */
 export const anonymousPrincipal = 'anonymous';

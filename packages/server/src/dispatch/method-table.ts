@@ -4,6 +4,7 @@
  * absent from a request's era is answered -32601, like an unknown one.
  */
 import type { Result } from '@modelcontextprotocol/server';
+import type { InboundRequest } from '../request/inbound-request.js';
 import { complete } from './handlers/completion-handlers.js';
 import { discover, initialize, ping, setLogLevel } from './handlers/lifecycle-handlers.js';
 import { getPrompt, listPrompts } from './handlers/prompts-handlers.js';
@@ -17,7 +18,6 @@ import {
 import { listen } from './handlers/subscriptions-handlers.js';
 import { cancelTask, getTask, updateTask } from './handlers/tasks-handlers.js';
 import { callTool, listTools } from './handlers/tools-handlers.js';
-import type { InboundRequest } from './inbound-request.js';
 import type { ServerScope } from './server-scope.js';
 
 /** A request handler: its result, at once when it has one. */

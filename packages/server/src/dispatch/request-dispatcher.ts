@@ -8,14 +8,11 @@ import type { JSONRPCErrorResponse, JSONRPCResultResponse, Result } from '@model
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { toWireError } from '../errors/to-wire-error.js';
 import { encodeModernResult } from '../protocol/encode-result.js';
+import type { DispatchAnswer } from '../request/dispatch-answer.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
-import type { DispatchAnswer } from './dispatch-answer.js';
-import type { InboundRequest } from './inbound-request.js';
 import type { MethodRoute } from './method-table.js';
 import type { ServerScope } from './server-scope.js';
-
-// Re-exported for the package entry, which names it from here.
-export type { DispatchAnswer } from './dispatch-answer.js';
 
 /** Routes requests to their handlers. */
 export class RequestDispatcher {

@@ -20,10 +20,10 @@ import { createMemoryClusterState } from '../cluster/memory-cluster-state.js';
 import { principalOf } from '../cluster/principal.js';
 import { createSessionSealer } from '../cluster/session-sealer.js';
 import { classifyMessage } from '../dispatch/classify-message.js';
-import type { RequestAuth } from '../dispatch/inbound-request.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { checkJsonRpcMessage, checkJsonRpcValue, isRequestMessage } from '../protocol/json-rpc-message.js';
+import type { RequestAuth } from '../request/request-auth.js';
 import type { McpServer } from '../server/mcp-server.js';
 import { replicaOfRequestId } from '../session/legacy-session.js';
 import {

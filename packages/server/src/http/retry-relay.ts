@@ -8,13 +8,14 @@
  * (-32602: start the call again); a shared state that does not answer, with the usual 503.
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
+import { CallAbort } from '../cancellation/call-abort.js';
 import type { ClusterState } from '../cluster/cluster-state.js';
-import type { InboundRequest, RequestAuth } from '../dispatch/inbound-request.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { toWireError } from '../errors/to-wire-error.js';
 import { readRequestEnvelope } from '../protocol/request-envelope.js';
-import { CallAbort } from '../tools/call-abort.js';
+import type { InboundRequest } from '../request/inbound-request.js';
+import type { RequestAuth } from '../request/request-auth.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import type { RequestHandling } from './stateless-exchange.js';
 

@@ -7,13 +7,14 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
-import type { InboundRequest, RequestAuth } from '../dispatch/inbound-request.js';
+import { CallAbort } from '../cancellation/call-abort.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { ServerError } from '../errors/server-error.js';
 import { toWireError } from '../errors/to-wire-error.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
-import { CallAbort } from '../tools/call-abort.js';
+import type { InboundRequest } from '../request/inbound-request.js';
+import type { RequestAuth } from '../request/request-auth.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import type { ExchangeSessions } from './exchange-sessions.js';
 import { failureOf, writeFailure, writeJson } from './http-failure.js';

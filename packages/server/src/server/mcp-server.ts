@@ -32,6 +32,7 @@ import {
   createToolRegistry,
   silentLogger,
 } from '@switchboard/core';
+import { CallAbort } from '../cancellation/call-abort.js';
 import type { PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
 import { LocalPrompts } from '../catalog/local-prompts.js';
 import { LocalResources } from '../catalog/local-resources.js';
@@ -40,7 +41,6 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from '../catalog/
 import { ResourceSubscriptions } from '../catalog/resource-subscriptions.js';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { callTool } from '../dispatch/handlers/tools-handlers.js';
-import { silentChannel } from '../dispatch/inbound-request.js';
 import { type MethodRoute, methodTable } from '../dispatch/method-table.js';
 import { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import type { ServerScope } from '../dispatch/server-scope.js';
@@ -48,13 +48,13 @@ import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import type { CacheHint } from '../protocol/encode-result.js';
 import { passesLogLevel } from '../protocol/logging-levels.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
+import { silentChannel } from '../request/request-channel.js';
 import { LegacySession, type SessionOutlet } from '../session/legacy-session.js';
 import type { SkillsOptions } from '../skills/skills-provider.js';
 import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js';
 import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
 import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
 import { createRequestTelemetry, type RequestTelemetry } from '../telemetry/request-telemetry.js';
-import { CallAbort } from '../tools/call-abort.js';
 import type { DefinedTool } from '../tools/define-tool.js';
 import { type RequestStateOptions, RequestStateSeal } from '../tools/request-state-seal.js';
 import { SuspendedCalls } from '../tools/suspended-calls.js';

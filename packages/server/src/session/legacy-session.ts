@@ -14,8 +14,8 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import type { CallAbort } from '../cancellation/call-abort.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
-import type { CallAbort } from '../tools/call-abort.js';
 import { SubscriptionSet } from './subscription-set.js';
 
 /** How a session's messages reach its client. */

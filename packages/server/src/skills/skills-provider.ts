@@ -24,9 +24,9 @@ import {
 import { nodeSkillFiles } from '@modelcontextprotocol/server/ext/skills/node';
 import type { Logger } from '@switchboard/core';
 import type { ResourceProvider } from '../catalog/content-provider.js';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { MethodRoute } from '../dispatch/method-table.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 
 /** The extension's identifier. */
 export const skillsExtensionId: string = SKILLS_EXTENSION_ID;

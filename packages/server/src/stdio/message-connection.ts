@@ -7,12 +7,12 @@
  */
 import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
 import { loadOpenTelemetry } from '@switchboard/core';
+import { CallAbort } from '../cancellation/call-abort.js';
 import { classifyMessage } from '../dispatch/classify-message.js';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { isNotificationMessage, isRequestMessage } from '../protocol/json-rpc-message.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import { LegacySession } from '../session/legacy-session.js';
-import { CallAbort } from '../tools/call-abort.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import { isStdioServerTransport } from './stdio-server-transport.js';
 

@@ -5,13 +5,13 @@
  * `elicit()` of the tool becomes one of the task's `inputRequests`.
  */
 import { randomUUID } from 'node:crypto';
+import { CallAbort } from '../cancellation/call-abort.js';
 import type { WireError } from '../errors/to-wire-error.js';
 import {
   type ClientInputMethod,
   type ClientInputRequest,
   isValidClientInputResponse,
 } from '../protocol/client-input-request.js';
-import { CallAbort } from '../tools/call-abort.js';
 import type { ClientInputChannel } from '../tools/client-input-channel.js';
 
 /** The extension's identifier (capability key under `extensions`). */

@@ -1,6 +1,6 @@
 /** Whether a call may become a task: the tool's task options, and the client declaring the extension. */
 import type { ServedTool } from '../catalog/tool-catalog.js';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import type { ToolTaskOptions } from '../tools/define-tool.js';
 import { tasksExtensionId } from './task-store.js';
 

@@ -27,8 +27,8 @@ import {
   type TelemetryInstruments,
   toolErrorType,
 } from '@switchboard/core';
-import type { DispatchAnswer } from '../dispatch/dispatch-answer.js';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
+import type { DispatchAnswer } from '../request/dispatch-answer.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
 import { extractTraceContext } from './extract-trace-context.js';
 import type { OpenTelemetryApi } from './open-telemetry-api.js';

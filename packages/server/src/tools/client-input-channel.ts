@@ -4,10 +4,10 @@
  * `suspendable-run.ts`); where neither exists the ask fails with a clear error.
  */
 import type { ClientCapabilities, RequestId } from '@modelcontextprotocol/server';
+import type { CallAbort } from '../cancellation/call-abort.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { type ClientInputRequest, missingClientCapabilities } from '../protocol/client-input-request.js';
 import type { LegacySession } from '../session/legacy-session.js';
-import type { CallAbort } from './call-abort.js';
 
 /** Asks the client for input on behalf of a running call. */
 export interface ClientInputChannel {

@@ -11,7 +11,6 @@ import {
   ProtocolError,
   type Result,
 } from '@modelcontextprotocol/server';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import {
@@ -19,6 +18,7 @@ import {
   isClientInputMethod,
   missingClientCapabilities,
 } from '../protocol/client-input-request.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import type { RequestStateSeal, SealedState } from './request-state-seal.js';
 
 /** The call a multi-round state belongs to. */

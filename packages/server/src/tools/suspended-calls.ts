@@ -6,7 +6,7 @@
  * (no replica id, or this one after a restart) finds nothing and is told so.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallAbort } from './call-abort.js';
+import type { CallAbort } from '../cancellation/call-abort.js';
 import type { SuspendableRun } from './suspendable-run.js';
 import type { ToolCallContext } from './tool-context.js';
 

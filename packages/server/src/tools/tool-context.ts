@@ -17,10 +17,10 @@ import type {
   ProgressToken,
   RequestId,
 } from '@modelcontextprotocol/server';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
+import { type CallAbort, CallSignalCarrier } from '../cancellation/call-abort.js';
 import { passesLogLevel } from '../protocol/logging-levels.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
-import { type CallAbort, CallSignalCarrier } from './call-abort.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import type { ClientInputChannel } from './client-input-channel.js';
 import type { ToolContext } from './define-tool.js';
 

@@ -1,5 +1,5 @@
 /** The options a registry tool's `execute` receives: the call's signal (made only if read) and its context. */
-import { type CallAbort, CallSignalCarrier } from './call-abort.js';
+import { type CallAbort, CallSignalCarrier } from '../cancellation/call-abort.js';
 import type { ToolContext } from './define-tool.js';
 
 /**

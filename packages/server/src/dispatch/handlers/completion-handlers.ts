@@ -1,7 +1,7 @@
 /** `completion/complete`: asked of the provider that owns the prompt or template (empty values otherwise). */
 import { CompleteRequestSchema } from '@modelcontextprotocol/core';
 import type { Result } from '@modelcontextprotocol/server';
-import type { InboundRequest } from '../inbound-request.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 import { providerContext } from './resources-handlers.js';

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/core';
 import type { Result } from '@modelcontextprotocol/server';
 import { modernProtocolVersions, negotiateLegacyVersion } from '../../protocol/protocol-versions.js';
-import type { InboundRequest } from '../inbound-request.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 

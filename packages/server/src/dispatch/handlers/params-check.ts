@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
-import type { InboundRequest } from '../inbound-request.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 
 /** A -32602 error for `method`. */
 export function invalidParams(method: string, problem: string): ServerError {

@@ -6,8 +6,8 @@ import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextp
 import type { GetPromptResult, InputRequiredResult, Prompt, Result } from '@modelcontextprotocol/server';
 import type { PromptContext } from '../../catalog/prompt-definition.js';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import { answerInputRequired, isInputRequired, openRetry, type RoundInput } from '../../tools/multi-round.js';
-import type { InboundRequest } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 import { providerContext } from './resources-handlers.js';

@@ -16,7 +16,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { ProviderContext } from '../../catalog/content-provider.js';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
-import type { InboundRequest } from '../inbound-request.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 

@@ -13,9 +13,9 @@ import {
   type ServerEvent,
   SUBSCRIPTION_ID_META_KEY,
 } from '@modelcontextprotocol/server';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import { tasksExtensionId } from '../../tasks/task-store.js';
 import { declaresTasks } from '../../tasks/task-support.js';
-import type { InboundRequest } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 

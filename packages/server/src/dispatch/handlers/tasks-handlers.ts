@@ -11,11 +11,12 @@ import {
 import type { ServedTool } from '../../catalog/tool-catalog.js';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
 import { toWireError } from '../../errors/to-wire-error.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
+import { silentChannel } from '../../request/request-channel.js';
 import { type TaskRecord, tasksExtensionId } from '../../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../../tasks/task-support.js';
-import { ToolInvocation } from '../../tools/tool-invocation.js';
-import { type InboundRequest, silentChannel } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
+import { ToolInvocation } from '../tool-invocation.js';
 import { invalidParams } from './params-check.js';
 
 /** The -32021 error naming the tasks extension. */

@@ -1,10 +1,10 @@
 /** `tools/list` and `tools/call`. */
 import type { Result } from '@modelcontextprotocol/server';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
+import type { InboundRequest } from '../../request/inbound-request.js';
 import { openRetry } from '../../tools/multi-round.js';
-import { type ToolAnswer, ToolInvocation } from '../../tools/tool-invocation.js';
-import type { InboundRequest } from '../inbound-request.js';
 import type { ServerScope } from '../server-scope.js';
+import { type ToolAnswer, ToolInvocation } from '../tool-invocation.js';
 import { invalidParams } from './params-check.js';
 import { startToolTask } from './tasks-handlers.js';
 

@@ -1,7 +1,7 @@
 /**
- * What the dispatcher hands back for a request. Its own file because the request's telemetry (part of
- * the scope the dispatcher runs with) follows the answer too: naming it from request-dispatcher.ts
- * tied the dispatcher, its scope and the telemetry into one loop.
+ * What the dispatcher hands back for a request. Here beside the request rather than in dispatch/
+ * because the request's telemetry (part of the scope the dispatcher runs with) follows the answer
+ * too: naming it from dispatch/ tied the dispatcher, its scope and the telemetry into one loop.
  */
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 

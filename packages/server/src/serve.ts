@@ -1,11 +1,15 @@
-/** `serve`: runs a Switchboard MCP server over stdio or Streamable HTTP, both eras on each. */
-import { ServerError, ServerErrorCode } from '../errors/server-error.js';
-import { type HttpServerHandle, type HttpTransportOptions, serveHttp } from '../http/http-server.js';
+/**
+ * `serve`: runs a Switchboard MCP server over stdio or Streamable HTTP, both eras on each. Beside
+ * the package entry, above server/, http/ and stdio/: it starts the transports, and http/ names the
+ * server it serves, so in server/ it tied server/ and http/ into one loop.
+ */
+import { ServerError, ServerErrorCode } from './errors/server-error.js';
+import { type HttpServerHandle, type HttpTransportOptions, serveHttp } from './http/http-server.js';
+import type { McpServer } from './server/mcp-server.js';
 import {
   createStdioServerTransport,
   type StdioServerTransportOptions,
-} from '../stdio/stdio-server-transport.js';
-import type { McpServer } from './mcp-server.js';
+} from './stdio/stdio-server-transport.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions {

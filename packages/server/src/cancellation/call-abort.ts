@@ -1,4 +1,10 @@
 /**
+ * The cancellation of a call: a request carries one (`InboundRequest.abort`), a 2025 session
+ * aborts those in flight, a task and a tool's context follow theirs. Its own folder, the lowest of
+ * the request's parts, because sessions sit below requests and both name it.
+ */
+
+/**
  * The cancellation state of one tool call. Its `AbortController` is made only when something asks
  * for the signal: most tools never look at it, and making one (an `EventTarget` with its own maps)
  * costs more than a fast tool call.

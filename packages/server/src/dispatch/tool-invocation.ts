@@ -3,30 +3,37 @@
  * the context, execute, and turn what came back into the call's answer. In the 2026-07-28 era the
  * run may suspend for client input (`SuspendableRun`): it is parked and the call answers an
  * input-required result; a retry resumes it. A tool that returns the SDK's `inputRequired(...)`
- * itself is answered in each era by `multi-round.ts`.
+ * itself is answered in each era by `tools/multi-round.ts`. Here in dispatch/, beside the handlers
+ * that run it (`tools/call`, tasks), because it reads the catalog, the tasks and the server's scope,
+ * all of which sit above tools/ (what a tool is and what it sees).
  */
 import { type CallToolResult, ProtocolError, type Result } from '@modelcontextprotocol/server';
+import type { CallAbort } from '../cancellation/call-abort.js';
 import type { ServedTool } from '../catalog/tool-catalog.js';
-import type { InboundRequest } from '../dispatch/inbound-request.js';
-import type { ServerScope } from '../dispatch/server-scope.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { toWireError } from '../errors/to-wire-error.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import type { TaskRecord } from '../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
-import type { CallAbort } from './call-abort.js';
 import {
   type ClientInputChannel,
   sessionInputChannel,
   unavailableInputChannel,
-} from './client-input-channel.js';
-import type { ToolReturnValue } from './define-tool.js';
-import { answerInputRequired, isInputRequired, modernInputRequired, type RoundInput } from './multi-round.js';
-import { type RunEvent, SuspendableRun } from './suspendable-run.js';
-import type { SuspendedCall } from './suspended-calls.js';
-import { isPromiseLike, toCallToolResult, toErrorResult } from './to-call-tool-result.js';
-import { createToolContext, type ToolCallContext } from './tool-context.js';
-import { ToolExecuteOptions } from './tool-execute-options.js';
+} from '../tools/client-input-channel.js';
+import type { ToolReturnValue } from '../tools/define-tool.js';
+import {
+  answerInputRequired,
+  isInputRequired,
+  modernInputRequired,
+  type RoundInput,
+} from '../tools/multi-round.js';
+import { type RunEvent, SuspendableRun } from '../tools/suspendable-run.js';
+import type { SuspendedCall } from '../tools/suspended-calls.js';
+import { isPromiseLike, toCallToolResult, toErrorResult } from '../tools/to-call-tool-result.js';
+import { createToolContext, type ToolCallContext } from '../tools/tool-context.js';
+import { ToolExecuteOptions } from '../tools/tool-execute-options.js';
+import type { ServerScope } from './server-scope.js';
 
 const isMissingCapability = (error: unknown): boolean =>
   (ServerError.isServerError(error) && error.code === ServerErrorCode.MissingClientCapability) ||

@@ -2,33 +2,16 @@
  * What every transport hands the dispatcher: one JSON-RPC request, the era it was classified
  * into, the envelope (modern) or session (2025 sessions), and the channel its notifications go
  * out on. HTTP (stateless, sessions) and stdio build the same shape, so one path serves them all.
+ * `request/` sits below the folders that read a request (tools/, catalog/, tasks/, telemetry/) and
+ * the dispatcher above them, so that the server's folders import one way.
  */
-import type { JSONRPCNotification, RequestId } from '@modelcontextprotocol/server';
+import type { RequestId } from '@modelcontextprotocol/server';
+import type { CallAbort } from '../cancellation/call-abort.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { RequestEnvelope } from '../protocol/request-envelope.js';
 import type { LegacySession } from '../session/legacy-session.js';
-import type { CallAbort } from '../tools/call-abort.js';
-
-/** Where a request's own notifications (progress, log) and stream controls go. */
-export interface RequestChannel {
-  /** Sends a notification that belongs to this request. */
-  notify(notification: JSONRPCNotification): void;
-  /** Closes the response stream now (2025 sessions with an event store: the client resumes with `Last-Event-ID`). */
-  closeStream?(): void;
-}
-
-/** A channel that drops everything (JSON answers, REST, `callTool`). */
-export const silentChannel: RequestChannel = { notify() {} };
-
-/** Facts about an authenticated caller (HTTP auth). */
-export interface RequestAuth {
-  /** Scopes of the verified token (OAuth), empty for a static bearer token. */
-  scopes: readonly string[];
-  subject?: string;
-  clientId?: string;
-  /** Who sessions and rate limits are bound to, when the transport named it (static bearer tokens). */
-  principal?: string;
-}
+import type { RequestAuth } from './request-auth.js';
+import type { RequestChannel } from './request-channel.js';
 
 /** One request as the dispatcher receives it. */
 export interface InboundRequest {
