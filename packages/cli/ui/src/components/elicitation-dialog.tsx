@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { initialValue, isRecord, pruneValue } from '../schema-form-model.js';
 import type { UiElicitationRequest } from '../ui-types.js';
 import { usePendingAnswer } from '../use-pending-answer.js';
+import { FormDialogButtons } from './form-dialog-buttons.js';
 import { SchemaForm } from './schema-form.js';
 
 export function ElicitationDialog(props: { request: UiElicitationRequest }) {
@@ -53,19 +54,11 @@ export function ElicitationDialog(props: { request: UiElicitationRequest }) {
           />
         )}
         {error !== undefined && <p class="error-text">{error}</p>}
-        <div class="dialog-buttons">
-          <button type="submit" disabled={busy}>
-            Submit
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() => void answer({ action: 'decline' })}
-          >
-            Decline
-          </button>
-        </div>
+        <FormDialogButtons
+          submitLabel="Submit"
+          busy={busy}
+          onDecline={() => void answer({ action: 'decline' })}
+        />
       </form>
     </dialog>
   );

@@ -8,6 +8,7 @@ import { isRecord } from '../schema-form-model.js';
 import type { UiSamplingRequest } from '../ui-types.js';
 import { usePendingAnswer } from '../use-pending-answer.js';
 import { CodeBlock } from './code-block.js';
+import { FormDialogButtons } from './form-dialog-buttons.js';
 
 function textOf(content: unknown): string {
   if (Array.isArray(content)) return content.map(textOf).join('\n');
@@ -59,19 +60,11 @@ export function SamplingDialog(props: { request: UiSamplingRequest }) {
           <textarea id={replyId} rows={4} value={reply} onInput={(e) => setReply(e.currentTarget.value)} />
         </div>
         {error !== undefined && <p class="error-text">{error}</p>}
-        <div class="dialog-buttons">
-          <button type="submit" disabled={busy}>
-            Send reply
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() => void answer({ action: 'decline' })}
-          >
-            Decline
-          </button>
-        </div>
+        <FormDialogButtons
+          submitLabel="Send reply"
+          busy={busy}
+          onDecline={() => void answer({ action: 'decline' })}
+        />
       </form>
     </dialog>
   );
