@@ -14,7 +14,23 @@ export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
 export { createHnswIndex } from './hnsw-index.js';
 export type { LexicalFieldWeights, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical-index.js';
 export { createLexicalIndex } from './lexical-index.js';
-export { OFFLINE_MODEL_DIMS, OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
+export { OFFLINE_MODELS_DIR } from './offline-model.js';
+export type {
+  OfflineModelBuildInfo,
+  OfflineModelFile,
+  OfflineModelFileDigest,
+  OfflineModelHashedFile,
+} from './offline-model-layout.js';
+export {
+  OFFLINE_MODEL_DIMS,
+  OFFLINE_MODEL_FILES,
+  OFFLINE_MODEL_GUARD_DIMENSION,
+  OFFLINE_MODEL_HASHED_FILES,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_SPECIAL_TOKENS,
+  OFFLINE_MODEL_TEACHER_DIMS,
+  teacherProjectionLength,
+} from './offline-model-layout.js';
 export type { TokenizeOptions } from './text-tokens.js';
 export { tokenize } from './text-tokens.js';
 export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-estimator.js';

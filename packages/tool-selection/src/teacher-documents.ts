@@ -10,12 +10,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
+import {
+  OFFLINE_MODEL_FILES,
+  OFFLINE_MODEL_TEACHER_DIMS,
+  teacherProjectionLength,
+} from './offline-model-layout.js';
 
 /** Suffix of the model id when documents are embedded by the teacher (keeps persisted indexes apart). */
 export const TEACHER_DOCUMENTS_SUFFIX = '+teacher-documents';
-
-/** Width of the teacher's sentence vectors. */
-const TEACHER_DIMENSIONS = 512;
 
 /** Options of {@link withTeacherDocuments}. */
 export interface TeacherDocumentsOptions {
@@ -36,7 +38,7 @@ interface Teacher {
 }
 
 async function loadTeacher(modelFolder: string, dimensions: number): Promise<Teacher> {
-  const projectionFile = join(modelFolder, 'teacher-projection.f32');
+  const projectionFile = join(modelFolder, OFFLINE_MODEL_FILES.teacherProjection);
   const projected = dimensions - 1;
   if (!existsSync(projectionFile)) {
     throw new SwitchboardError({
@@ -47,10 +49,10 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   }
   const bytes = readFileSync(projectionFile);
   const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-  if (values.length !== TEACHER_DIMENSIONS * (1 + projected)) {
+  if (values.length !== teacherProjectionLength(dimensions)) {
     throw new SwitchboardError({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: `${projectionFile} holds ${values.length} numbers, expected ${TEACHER_DIMENSIONS * (1 + projected)} for a ${dimensions}-dimension model: rebuild the offline model (build:model --force).`,
+      message: `${projectionFile} holds ${values.length} numbers, expected ${teacherProjectionLength(dimensions)} for a ${dimensions}-dimension model: rebuild the offline model (build:model --force).`,
       context: { projectionFile, dimensions },
     });
   }
@@ -69,8 +71,8 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   }
   return {
     encode,
-    centre: values.subarray(0, TEACHER_DIMENSIONS),
-    axes: values.subarray(TEACHER_DIMENSIONS),
+    centre: values.subarray(0, OFFLINE_MODEL_TEACHER_DIMS),
+    axes: values.subarray(OFFLINE_MODEL_TEACHER_DIMS),
     projected,
   };
 }
@@ -81,8 +83,8 @@ function project(teacher: Teacher, vector: readonly number[], dimensions: number
   let norm = 0;
   for (let axis = 0; axis < projected; axis++) {
     let sum = 0;
-    const offset = axis * TEACHER_DIMENSIONS;
-    for (let j = 0; j < TEACHER_DIMENSIONS; j++)
+    const offset = axis * OFFLINE_MODEL_TEACHER_DIMS;
+    for (let j = 0; j < OFFLINE_MODEL_TEACHER_DIMS; j++)
       sum += ((vector[j] as number) - (centre[j] as number)) * (axes[offset + j] as number);
     out[axis] = sum;
     norm += sum * sum;

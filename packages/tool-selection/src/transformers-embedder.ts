@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
-import { OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
+import { OFFLINE_MODELS_DIR } from './offline-model.js';
+import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from './offline-model-layout.js';
 import { withTeacherDocuments } from './teacher-documents.js';
 import { normalizeInPlace } from './vector.js';
 
@@ -225,8 +226,9 @@ function describe(error: unknown): string {
  */
 export function offlineDefaultModel(): LocalModel | undefined {
   const folder = join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID);
+  // The shipped folder holds the quantised file; `onnx/model.onnx` is transformers.js' name for a float one.
   for (const quantized of [true, false]) {
-    if (existsSync(join(folder, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx'))) {
+    if (existsSync(join(folder, quantized ? OFFLINE_MODEL_FILES.onnx : 'onnx/model.onnx'))) {
       return { modelId: OFFLINE_MODEL_ID, localModelPath: OFFLINE_MODELS_DIR, quantized };
     }
   }

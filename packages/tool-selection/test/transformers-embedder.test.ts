@@ -80,7 +80,7 @@ describe('createTransformersEmbedder', () => {
       model: 'no-such-org/no-such-model',
       allowRemote: false,
       localModelPath: model.root,
-      fallback: { modelId: model.modelId, localModelPath: model.root },
+      fallback: { modelId: model.modelId, localModelPath: model.root, quantized: true },
       logger,
     });
     const info = await embedder.load();

@@ -20,7 +20,8 @@ export function createFixtureEmbedder(
     model: model.modelId,
     localModelPath: model.root,
     allowRemote: false,
-    quantized: false,
+    // The fixture's file has the offline model's name (onnx/model_quantized.onnx), float inside.
+    quantized: true,
     fallback: false,
     ...options,
   });
