@@ -1,5 +1,7 @@
 /** Public API of @switchboard/tool-selection. Any new export added here becomes public API: use named exports, not wildcards. */
 
+export type { OfflineModelCheck, OfflineModelProblem } from './check-offline-model.js';
+export { checkOfflineModel, digestBytes, digestOfflineModelFiles } from './check-offline-model.js';
 export type {
   DiscoveredTool,
   DiscoverToolsResult,

@@ -82,7 +82,7 @@ export interface OfflineModelBuildInfo {
    */
   cacheKey: string;
   /** The recipe the folder was built with; `name` is the model id. Its other fields are the build's. */
-  recipe: { readonly name: string; readonly [field: string]: unknown };
+  recipe: { readonly name: string };
   /** Rows of the embedding table (vocabulary size, special tokens included). */
   tokens: number;
   /** Output width ({@link OFFLINE_MODEL_DIMS} for the default model). */
