@@ -43,7 +43,7 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   if (!existsSync(projectionFile)) {
     throw new SwitchboardError({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: `documents: 'teacher' needs ${projectionFile}, which this build of the offline model lacks: rebuild it with \`pnpm --filter @switchboard/tool-selection build:model\`.`,
+      message: `documents: 'teacher' needs ${projectionFile}, which this copy of the offline model lacks: the file ships with the package (in the repository: restore it with \`git checkout\`, or rebuild the model with \`pnpm build:model\`).`,
       context: { projectionFile },
     });
   }
@@ -52,7 +52,7 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   if (values.length !== teacherProjectionLength(dimensions)) {
     throw new SwitchboardError({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: `${projectionFile} holds ${values.length} numbers, expected ${teacherProjectionLength(dimensions)} for a ${dimensions}-dimension model: rebuild the offline model (build:model --force).`,
+      message: `${projectionFile} holds ${values.length} numbers, expected ${teacherProjectionLength(dimensions)} for a ${dimensions}-dimension model: the model folder is not one build's output (in the repository: restore it with \`git checkout\`, or rebuild it with \`pnpm build:model -- --force\`).`,
       context: { projectionFile, dimensions },
     });
   }

@@ -221,8 +221,8 @@ function describe(error: unknown): string {
 }
 
 /**
- * The offline default model (see MODEL.md), when it has been built (`build:model`, part of `build`):
- * undefined otherwise.
+ * The offline default model (see MODEL.md), when its folder is there (it ships with the package and is
+ * committed in the repository): undefined otherwise.
  */
 export function offlineDefaultModel(): LocalModel | undefined {
   const folder = join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID);
@@ -255,7 +255,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
         message: `Embedding model "${requestedModelId}" could not be loaded: ${reason}. ${
           fallback === false
             ? 'No fallback is configured (fallback: false).'
-            : 'The offline default model is not built: run `pnpm --filter @switchboard/tool-selection build:model`, or pass `localModelPath` with the model files.'
+            : 'The offline default model is missing from this copy of @switchboard/tool-selection (it ships in models/; in the repository, restore it with `git checkout` or rebuild it with `pnpm build:model`), or pass `localModelPath` with the model files.'
         }`,
         context: { model: requestedModelId, allowRemote },
         cause,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from '../src/index.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,13 +17,9 @@ describe('published package', () => {
     const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((file) => file.path);
     expect(files).toContain('dist/index.js');
-    for (const file of [
-      'onnx/model_quantized.onnx',
-      'tokenizer.json',
-      'config.json',
-      'tokenizer_config.json',
-    ]) {
-      expect(files).toContain(`models/switchboard-static-en-v1/${file}`);
+    // Every file of the model folder, build-info.json (the digests) and the teacher projection included.
+    for (const file of Object.values(OFFLINE_MODEL_FILES)) {
+      expect(files).toContain(`models/${OFFLINE_MODEL_ID}/${file}`);
     }
     expect(files.filter((file) => /(^|\/)\.cache\/|^data\/|^src\/|^scripts\//.test(file))).toEqual([]);
   }, 90_000);
