@@ -72,8 +72,8 @@ export function writeStaticEmbeddingOnnx(quantized: QuantizedRows): Uint8Array {
   const model = {
     irVersion: 7,
     opsetImport: [{ domain: '', version: 13 }],
-    // Part of the file's bytes (and so of its SHA-256): kept as the first build wrote it.
-    producerName: 'switchboard/tool-selection build-model.mjs',
+    // Part of the file's bytes, and so of its SHA-256 in build-info.json.
+    producerName: '@switchboard/model-build',
     graph,
   };
   return onnx.ModelProto.encode(onnx.ModelProto.create(model)).finish();
