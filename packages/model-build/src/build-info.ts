@@ -35,12 +35,18 @@ const sourceFolder = fileURLToPath(new URL('../src/', import.meta.url));
 /** The build-info of a model: its recipe plus the build's own digest of everything that made it. */
 export interface ModelBuildInfo extends OfflineModelBuildInfo {
   recipe: ModelRecipe;
+  /** SHA-256 of every fine-tuning data file read, by `<folder>/<file>` under the data root. */
+  trainingData: Record<string, string>;
 }
 
 /** Hash of what the model is made from (16 hex digits). */
-export function modelCacheKey(recipe: ModelRecipe, stopwords: readonly string[]): string {
+export function modelCacheKey(
+  recipe: ModelRecipe,
+  stopwords: readonly string[],
+  trainingData: Readonly<Record<string, string>> = {},
+): string {
   const inputs = MODEL_INPUT_PACKAGES.map((name) => `${name}@${packageVersion(name)}`);
-  const hash = createHash('sha256').update(JSON.stringify({ recipe, stopwords, inputs }));
+  const hash = createHash('sha256').update(JSON.stringify({ recipe, stopwords, inputs, trainingData }));
   for (const file of readdirSync(sourceFolder)
     .filter((name) => name.endsWith('.ts'))
     .sort()) {
@@ -52,7 +58,13 @@ export function modelCacheKey(recipe: ModelRecipe, stopwords: readonly string[])
 /** What build-info.json says of the folder `folder`, whose other files are written already. */
 export function modelBuildInfo(
   folder: string,
-  facts: { cacheKey: string; recipe: ModelRecipe; tokens: number; corpusSentences: number },
+  facts: {
+    cacheKey: string;
+    recipe: ModelRecipe;
+    tokens: number;
+    corpusSentences: number;
+    trainingData: Record<string, string>;
+  },
 ): ModelBuildInfo {
   const { recipe } = facts;
   return {
@@ -68,5 +80,6 @@ export function modelBuildInfo(
       layout: `float32 little-endian: centre [512], then axes [${recipe.dims - 1}][512]; dimension ${recipe.dims} (the guard) is 0`,
     },
     tokenlearnCorpus: `${refitCorpusSource()} (WordNet 3.1 glosses and examples, WordNet licence): ${facts.corpusSentences} sentences`,
+    trainingData: facts.trainingData,
   };
 }

@@ -8,6 +8,7 @@
  * --out <dir>         write <dir>/switchboard-static-en-v1/ instead of tool-selection's models folder
  * --refresh-targets   recompute the refit targets with the teacher (~8 min of CPU) and rewrite
  *                     data/tokenlearn-targets.* (committed)
+ * --data <dir>        the fine-tuning folders (default ../shared/bench/train beside the repository)
  *
  * SWITCHBOARD_MODEL_RECIPE='{"dims":128}' overrides recipe fields, for experiments (and changes the key).
  */
@@ -16,15 +17,16 @@ import { parseArgs } from 'node:util';
 import { buildModel } from './build-model.js';
 import { resolveRecipe } from './model-recipe.js';
 
-const usage = 'usage: switchboard-build-model [--force] [--out <dir>] [--refresh-targets]';
+const usage = 'usage: switchboard-build-model [--force] [--out <dir>] [--refresh-targets] [--data <dir>]';
 
-let values: { force?: boolean; out?: string; 'refresh-targets'?: boolean; help?: boolean };
+let values: { force?: boolean; out?: string; 'refresh-targets'?: boolean; data?: string; help?: boolean };
 try {
   ({ values } = parseArgs({
     options: {
       force: { type: 'boolean' },
       out: { type: 'string' },
       'refresh-targets': { type: 'boolean' },
+      data: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -41,5 +43,6 @@ if (values.help) {
     refreshTargets: values['refresh-targets'] ?? false,
     recipe: resolveRecipe(process.env.SWITCHBOARD_MODEL_RECIPE),
     ...(values.out === undefined ? {} : { outRoot: resolve(values.out) }),
+    ...(values.data === undefined ? {} : { dataRoot: resolve(values.data) }),
   });
 }

@@ -17,6 +17,11 @@ import {
 } from '@switchboard/tool-selection';
 import { type ModelBuildInfo, modelBuildInfo, modelCacheKey } from './build-info.js';
 import { type BuildLog, createBuildLog } from './build-log.js';
+import {
+  createContrastiveFinetuneStage,
+  defaultTrainingDataRoot,
+  trainingDataHashes,
+} from './contrastive-finetune-stage.js';
 import { MODEL_STOPWORDS, type ModelRecipe, resolveRecipe } from './model-recipe.js';
 import { writeStaticEmbeddingOnnx } from './onnx-writer.js';
 import { applyProjection, fitPca } from './pca.js';
@@ -52,6 +57,8 @@ export interface BuildModelOptions {
   cacheDir?: string;
   /** The committed refit targets, without extension. @default packages/model-build/data/tokenlearn-targets */
   targetsBase?: string;
+  /** Folder of the fine-tuning data (the bench-format folders the recipe names). @default ../shared/bench/train from the repository root */
+  dataRoot?: string;
   /** @default progress lines on standard output */
   log?: BuildLog;
 }
@@ -70,8 +77,17 @@ export interface BuildModelResult {
  * quantisation. Another stage — a contrastive fine-tuning on query → tool pairs, say — is one more entry
  * here (its module exporting a `createXStage(...)` that returns a {@link TokenRowStage}).
  */
-function tokenRowStages(refit: { corpus: readonly string[]; targets: TokenlearnTargets }): TokenRowStage[] {
-  return [createTokenlearnRefitStage(refit.corpus, refit.targets.targets)];
+function tokenRowStages(
+  refit: { corpus: readonly string[]; targets: TokenlearnTargets },
+  recipe: ModelRecipe,
+  dataRoot: string,
+): TokenRowStage[] {
+  const stages = [createTokenlearnRefitStage(refit.corpus, refit.targets.targets)];
+  if (recipe.contrastive.folders.length > 0 && recipe.contrastive.epochs > 0)
+    stages.push(
+      createContrastiveFinetuneStage({ recipe: recipe.contrastive, dataRoot, stopwords: MODEL_STOPWORDS }),
+    );
+  return stages;
 }
 
 /**
@@ -123,7 +139,11 @@ export async function buildModel(options: BuildModelOptions = {}): Promise<Build
   const cacheDir = options.cacheDir ?? join(packageFolder, '.cache');
   const targetsBase = options.targetsBase ?? join(packageFolder, 'data', 'tokenlearn-targets');
   const folder = join(outRoot, recipe.name);
-  const cacheKey = modelCacheKey(recipe, MODEL_STOPWORDS);
+  const dataRoot = options.dataRoot ?? defaultTrainingDataRoot;
+  // The fine-tuning data is an input like the recipe: other data, another model.
+  const trainingData =
+    recipe.contrastive.folders.length > 0 ? trainingDataHashes(dataRoot, recipe.contrastive) : {};
+  const cacheKey = modelCacheKey(recipe, MODEL_STOPWORDS, trainingData);
   const current = options.force ? undefined : upToDate(folder, cacheKey);
   if (current) {
     log(`up to date: ${folder} (key ${cacheKey})`);
@@ -173,7 +193,7 @@ export async function buildModel(options: BuildModelOptions = {}): Promise<Build
       log,
     }),
   );
-  const rows = await runTokenRowStages(distilled, tokenRowStages({ corpus, targets }), {
+  const rows = await runTokenRowStages(distilled, tokenRowStages({ corpus, targets }, recipe, dataRoot), {
     recipe,
     tokenizer,
     log,
@@ -204,6 +224,7 @@ export async function buildModel(options: BuildModelOptions = {}): Promise<Build
       recipe,
       tokens: rows.count,
       corpusSentences: corpus.length,
+      trainingData,
     });
     write(OFFLINE_MODEL_FILES.buildInfo, `${JSON.stringify(info, null, 2)}\n`);
     rmSync(folder, { recursive: true, force: true });

@@ -9,6 +9,17 @@ export type { BuildLog } from './build-log.js';
 export { createBuildLog } from './build-log.js';
 export type { BuildModelOptions, BuildModelResult } from './build-model.js';
 export { buildModel, runTokenRowStages } from './build-model.js';
+export type { ContrastiveRecipe, StaticRows, TrainingPair } from './contrastive-finetune.js';
+export { fineTuneContrastive } from './contrastive-finetune.js';
+export type {
+  ContrastiveFinetuneRecipe,
+  ContrastiveFinetuneStageOptions,
+} from './contrastive-finetune-stage.js';
+export {
+  createContrastiveFinetuneStage,
+  defaultTrainingDataRoot,
+  trainingDataHashes,
+} from './contrastive-finetune-stage.js';
 export type { ModelRecipe, TokenlearnRecipe } from './model-recipe.js';
 export { MODEL_RECIPE, MODEL_STOPWORDS, resolveRecipe } from './model-recipe.js';
 export { writeStaticEmbeddingOnnx } from './onnx-writer.js';
@@ -35,5 +46,9 @@ export type { TokenlearnLosses, TokenlearnSettings } from './tokenlearn-refit.js
 export { createTokenlearnRefitStage, tokenlearn } from './tokenlearn-refit.js';
 export type { TokenlearnTargets, TokenlearnTargetsOptions } from './tokenlearn-targets.js';
 export { readTokenlearnTargets } from './tokenlearn-targets.js';
+export type { FolderQuery, FolderTool, TrainingFolder } from './training-folder.js';
+export { readTrainingFolder } from './training-folder.js';
+export type { Encode, TrainingSet } from './training-pairs.js';
+export { addCataloguePairs, addLabelledPairs } from './training-pairs.js';
 export type { Vocabulary } from './vocabulary.js';
 export { loadVocabulary, vocabularyTexts } from './vocabulary.js';

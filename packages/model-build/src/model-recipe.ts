@@ -3,6 +3,7 @@
  * cache key (build-info.ts) and so rebuilds the model. MODEL.md says why each value is what it is.
  */
 import { OFFLINE_MODEL_DIMS, OFFLINE_MODEL_ID } from '@switchboard/tool-selection';
+import type { ContrastiveFinetuneRecipe } from './contrastive-finetune-stage.js';
 
 /** Settings of the Tokenlearn-style refit (tokenlearn-refit.ts). */
 export interface TokenlearnRecipe {
@@ -44,6 +45,11 @@ export interface ModelRecipe {
    * points. Epochs and learning rate were chosen on the loss of 500 held-out corpus sentences.
    */
   tokenlearn: TokenlearnRecipe;
+  /**
+   * Contrastive fine-tuning on labelled query → tool pairs after the refit (contrastive-finetune-stage.ts);
+   * no `folders`, no fine-tuning. Chosen on folders held out one at a time, never on MetaTool (MODEL.md).
+   */
+  contrastive: ContrastiveFinetuneRecipe;
 }
 
 /** The recipe of `switchboard-static-en-v1`. */
@@ -65,6 +71,18 @@ export const MODEL_RECIPE: Readonly<ModelRecipe> = Object.freeze({
     seed: 7,
     teacherBatch: 50,
   }),
+  contrastive: Object.freeze({
+    folders: ['seal-tools', 'bfcl', 'apibench', 'stabletoolbench', 'toolalpaca'],
+    catalogue: 'mcp-catalogue',
+    catalogueWeight: 1.5,
+    hardNegatives: 8,
+    epochs: 2,
+    batchSize: 64,
+    learningRate: 0.002,
+    temperature: 0.1,
+    pull: 0,
+    seed: 7,
+  }),
 });
 
 /**
@@ -84,7 +102,11 @@ export const MODEL_STOPWORDS: readonly string[] = Object.freeze(
  * replaced whole (`{"tokenlearn": {...}}` replaces all of `tokenlearn`).
  */
 export function resolveRecipe(overrides?: string): ModelRecipe {
-  const recipe: ModelRecipe = { ...MODEL_RECIPE, tokenlearn: { ...MODEL_RECIPE.tokenlearn } };
+  const recipe: ModelRecipe = {
+    ...MODEL_RECIPE,
+    tokenlearn: { ...MODEL_RECIPE.tokenlearn },
+    contrastive: { ...MODEL_RECIPE.contrastive, folders: [...MODEL_RECIPE.contrastive.folders] },
+  };
   if (!overrides) return recipe;
   let parsed: unknown;
   try {
