@@ -132,9 +132,10 @@ export interface ToolSelector {
   close(): Promise<void>;
 }
 
+// No embedding text is kept: it is rebuilt for the few tools that need embedding, so a warm restart
+// of 100,000 tools neither builds nor holds 30 MB of text it never uses.
 interface Entry {
   tool: RegisteredTool;
-  text: string;
   hash: string;
   categories: string[][];
 }
@@ -168,13 +169,24 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   // Every index mutation that needs the embedder runs on this chain, in registry order.
   let work: Promise<void> = Promise.resolve();
 
+  // A server's tools share its name as a category: one word list per distinct category, not per tool
+  // (28 MB at 100,000 tools otherwise). Category strings are few (servers, meta categories).
+  const categoryWordLists = new Map<string, string[]>();
+  function categoryWords(category: string): string[] {
+    let words = categoryWordLists.get(category);
+    if (!words) {
+      words = tokenize(category, { keepStopWords: true });
+      categoryWordLists.set(category, words);
+    }
+    return words;
+  }
+
   function upsertLexical(tool: RegisteredTool): Entry {
     const document = toToolDocument(tool);
     const entry: Entry = {
       tool,
-      text: toEmbeddingText(document),
       hash: hashToolDocument(document),
-      categories: toolCategories(tool).map((category) => tokenize(category, { keepStopWords: true })),
+      categories: toolCategories(tool).map(categoryWords),
     };
     entries.set(tool.name, entry);
     lexical.add(tool.name, document);
@@ -210,7 +222,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       addCurrent(entry, vector);
     }
     if (toEmbed.length > 0) {
-      const texts = toEmbed.map((entry) => entry.text);
+      const texts = toEmbed.map((entry) => toEmbeddingText(toToolDocument(entry.tool)));
       const vectors = await (embedder.embedDocuments
         ? embedder.embedDocuments(texts)
         : embedder.embed(texts));
