@@ -140,6 +140,9 @@ interface Entry {
   categories: string[][];
 }
 
+/** Tool documents embedded (and saved to the embedding store) per embedder call while indexing. */
+const EMBED_CHUNK = 1024;
+
 /** Creates a selector following `registry`; it starts indexing at once (see `ready()`). */
 export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   const { registry } = options;
@@ -221,16 +224,19 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       reused++;
       addCurrent(entry, vector);
     }
-    if (toEmbed.length > 0) {
-      const texts = toEmbed.map((entry) => toEmbeddingText(toToolDocument(entry.tool)));
+    // In chunks: the texts and vectors of one chunk are alive at a time, not those of every tool
+    // (at 100,000 tools, ~140 MB held until the last was inserted).
+    for (let start = 0; start < toEmbed.length; start += EMBED_CHUNK) {
+      const chunk = toEmbed.slice(start, start + EMBED_CHUNK);
+      const texts = chunk.map((entry) => toEmbeddingText(toToolDocument(entry.tool)));
       const vectors = await (embedder.embedDocuments
         ? embedder.embedDocuments(texts)
         : embedder.embed(texts));
-      computed += toEmbed.length;
-      toEmbed.forEach((entry, position) => {
+      computed += chunk.length;
+      chunk.forEach((entry, position) => {
         addCurrent(entry, vectors[position] as Float32Array);
       });
-      await saveStoredVectors(toEmbed, vectors);
+      await saveStoredVectors(chunk, vectors);
     }
     scheduleSave();
   }
