@@ -1,7 +1,8 @@
 /**
  * Tool-selection bench: quality (Recall@1/5/8, MRR, nDCG@10) of bm25, dense and hybrid rankings over
  * every query of a dataset; select() latency at several scales, query embedding included, against a
- * brute-force baseline measured in the same run; cold build and warm restart of the persisted index.
+ * brute-force baseline measured in the same run; cold build and warm restart of the persisted index;
+ * RSS after each scale and the peak so far (the memory figures of the README).
  *
  *   pnpm --filter @switchboard/tool-selection bench --data DIR [--json] [--scale 200,1000,10000,100000]
  *     [--model ID --model-path DIR] [--method score|rrf] [--dense-weight W] [--threshold T]
