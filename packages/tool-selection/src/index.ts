@@ -8,7 +8,7 @@ export type {
 } from './discover-tools-tool.js';
 export { createDiscoverToolsTool } from './discover-tools-tool.js';
 export type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
-export type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
+export type { FusedHit, FusionOptions, FusionQuery, RankedHit } from './fuse-rankings.js';
 export { defaultFusion, fuseRankings } from './fuse-rankings.js';
 export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
 export { createHnswIndex } from './hnsw-index.js';

@@ -36,6 +36,12 @@ export interface SelectOptions {
   k?: number;
   /** Drop tools whose fused score is below this. @default 0 */
   minScore?: number;
+  /**
+   * Return no ranked tool (only `alwaysInclude`) when the most similar tool's cosine similarity is
+   * below this: the request fits none of the tools. Needs the dense signal (ignored without it).
+   * The README's "Abstaining" table gives what each value costs on BFCL. @default off
+   */
+  minSimilarity?: number;
   /** Public names returned whatever the query, when registered. @default ['discover_tools'] */
   alwaysInclude?: readonly string[];
   /** Recent messages: tools whose server or category they name get `categoryBoost`. */
@@ -410,6 +416,17 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     return tokens;
   }
 
+  // No tool fits when even the closest tool is less similar than asked: the fused score cannot tell,
+  // it is relative (the best BM25 hit always scores 1). Without a dense index nothing is judged.
+  function abstains(
+    dense: readonly RankedHit[],
+    vector: Float32Array | undefined,
+    minSimilarity: number | undefined,
+  ): boolean {
+    if (minSimilarity === undefined || !index || index.size === 0 || !vector) return false;
+    return (dense[0]?.score ?? 0) < minSimilarity;
+  }
+
   function rank(
     query: string,
     vector: Float32Array | undefined,
@@ -424,11 +441,14 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     }
     const lexicalHits: RankedHit[] = signals === 'dense' ? [] : lexical.search(query, { limit: candidates });
     // The threshold is a fusion rule: a single-signal ranking is reported as it is.
-    const fused: FusedHit[] = fuseRankings(
-      dense,
-      lexicalHits,
-      signals === 'hybrid' ? fusion : { ...fusion, denseThreshold: Number.NEGATIVE_INFINITY },
-    );
+    const fused: FusedHit[] = abstains(dense, vector, selectOptions.minSimilarity)
+      ? []
+      : fuseRankings(
+          dense,
+          lexicalHits,
+          signals === 'hybrid' ? fusion : { ...fusion, denseThreshold: Number.NEGATIVE_INFINITY },
+          signals === 'hybrid' ? { terms: new Set(tokenize(query)).size } : {},
+        );
 
     const tokens = contextTokens(selectOptions.context);
     const boost = selectOptions.categoryBoost ?? 0.1;
