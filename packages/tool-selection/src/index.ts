@@ -15,6 +15,8 @@ export { createHnswIndex } from './hnsw-index.js';
 export type { LexicalFieldWeights, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical-index.js';
 export { createLexicalIndex } from './lexical-index.js';
 export { OFFLINE_MODEL_DIMS, OFFLINE_MODEL_ID, OFFLINE_MODELS_DIR } from './offline-model.js';
+export type { StaticEmbedderOptions } from './static-embedder.js';
+export { createStaticEmbedder } from './static-embedder.js';
 export type { TokenizeOptions } from './text-tokens.js';
 export { tokenize } from './text-tokens.js';
 export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-estimator.js';
