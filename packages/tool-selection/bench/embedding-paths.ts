@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { percentiles } from '@switchboard/test-helpers';
 import type { TransformersEmbedder } from '../src/index.js';
 import {
   createOfflineEmbedder,
@@ -23,7 +24,6 @@ import {
   toToolDocument,
 } from '../src/index.js';
 import { loadDataset } from './dataset.js';
-import { percentiles } from './metrics.js';
 import { syntheticTools } from './synthetic-tools.js';
 
 const { values: args } = parseArgs({

@@ -14,6 +14,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ToolRegistry } from '@switchboard/core';
 import { createToolRegistry } from '@switchboard/core';
+import type { Quality } from '@switchboard/test-helpers';
+import { createQualityAccumulator, percentiles } from '@switchboard/test-helpers';
 import type { FusionOptions, SelectionSignals, TransformersEmbedder } from '../src/index.js';
 import {
   createOfflineEmbedder,
@@ -26,8 +28,6 @@ import {
 } from '../src/index.js';
 import type { DatasetTool } from './dataset.js';
 import { loadDataset } from './dataset.js';
-import type { Quality } from './metrics.js';
-import { createQualityAccumulator, percentiles } from './metrics.js';
 import { syntheticTools } from './synthetic-tools.js';
 
 const { values: args } = parseArgs({
