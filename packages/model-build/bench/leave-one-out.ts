@@ -112,12 +112,12 @@ async function rank(
         chunk.map((query) => query.query),
         { k: 10, alwaysInclude: [], minSimilarity: threshold },
       );
-      results.forEach((selected, offset) =>
+      results.forEach((selected, offset) => {
         accumulator.add(
           selected.map((item) => item.tool.originalName),
           (chunk[offset] as { expected: string[] }).expected,
-        ),
-      );
+        );
+      });
     }
     return accumulator.result().recall5;
   };

@@ -27,7 +27,9 @@ export function addLabelledPairs(
   const group = new Set(set.pairs.map((pair) => pair.group)).size;
   for (const text of folder.texts) set.documents.push(encode(text));
   const lexical = createLexicalIndex();
-  folder.documents.forEach((document, index) => lexical.add(String(index), document));
+  folder.documents.forEach((document, index) => {
+    lexical.add(String(index), document);
+  });
   const variant = folder.tools.map((tool) => tool.original_name ?? tool.name);
   for (const query of folder.queries) {
     const expected = query.expected.map((name) => folder.indexOf.get(name) as number);

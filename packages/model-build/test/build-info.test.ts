@@ -24,6 +24,7 @@ function folderWithBuildInfo() {
     recipe: resolveRecipe(),
     tokens: 10,
     corpusSentences: 5,
+    trainingData: { 'seal-tools/tools.jsonl': 'ab12' },
   });
   directory.write(OFFLINE_MODEL_FILES.buildInfo, JSON.stringify(info));
   return { folder: directory.path, info };
@@ -71,5 +72,17 @@ describe('resolveRecipe', () => {
     expect(() => resolveRecipe('{"dimz":1}')).toThrow(/"dimz", which is no recipe field/);
     expect(() => resolveRecipe('{dims')).toThrow(/is not JSON/);
     expect(() => resolveRecipe('[1]')).toThrow(/must be a JSON object/);
+  });
+});
+
+describe('modelCacheKey and the fine-tuning data', () => {
+  it('changes when a training file changes, so other data builds another model', () => {
+    const recipe = resolveRecipe();
+    const key = modelCacheKey(recipe, MODEL_STOPWORDS, { 'bfcl/queries.jsonl': 'aa' });
+    expect(modelCacheKey(recipe, MODEL_STOPWORDS, { 'bfcl/queries.jsonl': 'aa' })).toBe(key);
+    expect(modelCacheKey(recipe, MODEL_STOPWORDS, { 'bfcl/queries.jsonl': 'ab' })).not.toBe(key);
+    expect(
+      modelCacheKey({ ...recipe, contrastive: { ...recipe.contrastive, epochs: 3 } }, MODEL_STOPWORDS),
+    ).not.toBe(modelCacheKey(recipe, MODEL_STOPWORDS));
   });
 });
