@@ -9,6 +9,7 @@ import {
   OFFLINE_MODELS_DIR,
   offlineDefaultModel,
 } from '../src/index.js';
+import { OFFLINE_MODEL_FILES } from '../src/offline-model-layout.js';
 import { createStaticEmbedder } from '../src/static-embedder.js';
 import { readStaticEmbeddingWeights } from '../src/static-embedding-model.js';
 import { createFixtureModel } from './helpers/fixture-embedder.js';
@@ -120,11 +121,10 @@ describe('createStaticEmbedder', () => {
     const embedder = createStaticEmbedder({
       modelFolder: join(fixture.root, fixture.modelId),
       modelId: fixture.modelId,
-      onnxFile: 'model.onnx',
     });
     const error = await embedder.load().catch((caught: unknown) => caught);
     expect(SwitchboardError.hasCode(error, 'EMBEDDER_UNAVAILABLE')).toBe(true);
-    expect((error as Error).message).toContain(join(fixture.root, fixture.modelId, 'onnx', 'model.onnx'));
+    expect((error as Error).message).toContain(join(fixture.root, fixture.modelId, OFFLINE_MODEL_FILES.onnx));
     expect((error as Error).message).toContain('its graph is Gather');
     expect((error as Error).message).toContain('createTransformersEmbedder');
   });
