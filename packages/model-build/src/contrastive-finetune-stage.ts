@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ContrastiveRecipe, StaticRows } from './contrastive-finetune.js';
+import type { StaticRows } from './contrastive-finetune.js';
 import { fineTuneContrastive } from './contrastive-finetune.js';
+import type { ContrastiveFinetuneRecipe } from './model-recipe.js';
 import type { TokenRowStage } from './token-rows.js';
 import { readTrainingFolder } from './training-folder.js';
 import type { TrainingSet } from './training-pairs.js';
@@ -23,18 +24,6 @@ export const defaultTrainingDataRoot: string = fileURLToPath(
 /** A recipe folder is a name under the data root, or an absolute path (the leave-one-out bench's splits). */
 function folderPath(dataRoot: string, folder: string): string {
   return isAbsolute(folder) ? folder : resolve(dataRoot, folder);
-}
-
-/** What the fine-tuning stage trains on, and how; part of the model recipe. */
-export interface ContrastiveFinetuneRecipe extends ContrastiveRecipe {
-  /** Labelled folders under the data root, in the bench format. */
-  folders: string[];
-  /** Unlabeled catalogue folder for weak pairs (name words → description). */
-  catalogue: string;
-  /** Weight of a catalogue pair against a labelled one. */
-  catalogueWeight: number;
-  /** BM25's best wrong tools kept per query as hard negatives. */
-  hardNegatives: number;
 }
 
 /** Options of {@link createContrastiveFinetuneStage}. */

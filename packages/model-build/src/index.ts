@@ -11,16 +11,13 @@ export type { BuildModelOptions, BuildModelResult } from './build-model.js';
 export { buildModel, runTokenRowStages } from './build-model.js';
 export type { ContrastiveRecipe, StaticRows, TrainingPair } from './contrastive-finetune.js';
 export { fineTuneContrastive } from './contrastive-finetune.js';
-export type {
-  ContrastiveFinetuneRecipe,
-  ContrastiveFinetuneStageOptions,
-} from './contrastive-finetune-stage.js';
+export type { ContrastiveFinetuneStageOptions } from './contrastive-finetune-stage.js';
 export {
   createContrastiveFinetuneStage,
   defaultTrainingDataRoot,
   trainingDataHashes,
 } from './contrastive-finetune-stage.js';
-export type { ModelRecipe, TokenlearnRecipe } from './model-recipe.js';
+export type { ContrastiveFinetuneRecipe, ModelRecipe, TokenlearnRecipe } from './model-recipe.js';
 export { MODEL_RECIPE, MODEL_STOPWORDS, resolveRecipe } from './model-recipe.js';
 export { writeStaticEmbeddingOnnx } from './onnx-writer.js';
 export type { PcaProjection, SymmetricEigen } from './pca.js';

@@ -3,7 +3,7 @@
  * cache key (build-info.ts) and so rebuilds the model. MODEL.md says why each value is what it is.
  */
 import { OFFLINE_MODEL_DIMS, OFFLINE_MODEL_ID } from '@switchboard/tool-selection';
-import type { ContrastiveFinetuneRecipe } from './contrastive-finetune-stage.js';
+import type { ContrastiveRecipe } from './contrastive-finetune.js';
 
 /** Settings of the Tokenlearn-style refit (tokenlearn-refit.ts). */
 export interface TokenlearnRecipe {
@@ -17,6 +17,18 @@ export interface TokenlearnRecipe {
   seed: number;
   /** Sentences per teacher call when the targets are recomputed. */
   teacherBatch: number;
+}
+
+/** What the fine-tuning stage trains on, and how; part of the model recipe. */
+export interface ContrastiveFinetuneRecipe extends ContrastiveRecipe {
+  /** Labelled folders under the data root, in the bench format. */
+  folders: string[];
+  /** Unlabeled catalogue folder for weak pairs (name words → description). */
+  catalogue: string;
+  /** Weight of a catalogue pair against a labelled one. */
+  catalogueWeight: number;
+  /** BM25's best wrong tools kept per query as hard negatives. */
+  hardNegatives: number;
 }
 
 /** The recipe: what the build makes, with which numbers. */
