@@ -36,6 +36,7 @@ export {
   type SnippetFile,
   writeSnippet,
 } from './readme-snippet.js';
+export { createQualityAccumulator, percentiles, type Quality } from './retrieval-metrics.js';
 export {
   createTemporaryDirectories,
   createTemporaryDirectory,

@@ -1,9 +1,10 @@
 /**
  * Tool-selection bench: quality (Recall@1/5/8, MRR, nDCG@10) of bm25, dense and hybrid rankings over
  * every query of a dataset; select() latency at several scales, query embedding included, against a
- * brute-force baseline measured in the same run; cold build and warm restart of the persisted index.
+ * brute-force baseline measured in the same run; cold build and warm restart of the persisted index;
+ * RSS after each scale and the peak so far (the memory figures of the README).
  *
- *   pnpm --filter @switchboard/tool-selection bench --data DIR [--json] [--scale 200,1000,10000]
+ *   pnpm --filter @switchboard/tool-selection bench --data DIR [--json] [--scale 200,1000,10000,100000]
  *     [--model ID --model-path DIR] [--method score|rrf] [--dense-weight W] [--threshold T]
  *     [--candidates N] [--latency-queries N] [--tune] [--documents model|teacher]
  */
@@ -13,6 +14,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ToolRegistry } from '@switchboard/core';
 import { createToolRegistry } from '@switchboard/core';
+import type { Quality } from '@switchboard/test-helpers';
+import { createQualityAccumulator, percentiles } from '@switchboard/test-helpers';
 import type { FusionOptions, SelectionSignals, TransformersEmbedder } from '../src/index.js';
 import {
   createOfflineEmbedder,
@@ -25,8 +28,6 @@ import {
 } from '../src/index.js';
 import type { DatasetTool } from './dataset.js';
 import { loadDataset } from './dataset.js';
-import type { Quality } from './metrics.js';
-import { createQualityAccumulator, percentiles } from './metrics.js';
 import { syntheticTools } from './synthetic-tools.js';
 
 const { values: args } = parseArgs({
@@ -150,9 +151,11 @@ async function main(): Promise<void> {
     ['hybrid', 'hybrid'],
   ] as const) {
     const accumulator = createQualityAccumulator();
-    // Chunks keep the bench's own memory (result objects) from dwarfing the selector's.
-    for (let start = 0; start < queries.length; start += 2000) {
-      const results = await selector.selectMany(queries.slice(start, start + 2000), {
+    // Small chunks keep the bench's own memory (result objects) from dwarfing the selector's: with
+    // 2,000 queries a chunk (128,000 results) they outlived V8's young generation and took the
+    // MetaTool run to ~450 MB before any scale row.
+    for (let start = 0; start < queries.length; start += 200) {
+      const results = await selector.selectMany(queries.slice(start, start + 200), {
         k: 64,
         alwaysInclude: [],
         signals: signals as SelectionSignals,
@@ -186,85 +189,30 @@ async function main(): Promise<void> {
   if (args.tune) tune(dataset.queries, rankings);
   await selector.close();
 
-  // --- latency and build at each scale ---
-  const latency: Record<string, { p50Ms: number; p95Ms: number }> = {};
-  let build = { coldMs: 0, warmMs: 0, coldCpuMs: 0, warmCpuMs: 0 };
+  // --- latency, build and memory at each scale ---
   const latencyQueries = everyNth(queries, Number(args['latency-queries']));
   log(
     `\nselect() latency, k = 8, query embedding included (no query cache), ${latencyQueries.length} distinct queries`,
   );
   log(
-    'tools    select p50   p95     | baseline p50  p95   (brute-force: embed + exact cosine over all + sort) | cold build  warm restart',
+    'tools    select p50   p95     | baseline p50  p95   (brute-force: embed + exact cosine over all + sort) | cold build  warm restart | RSS after  peak',
   );
+  const rows: ScaleRow[] = [];
   for (const scale of scales) {
-    const tools = toolsAtScale(dataset.tools, scale);
-    const persistDir = mkdtempSync(join(tmpdir(), 'tool-selection-bench-'));
-    try {
-      const scaleRegistry = registryOf(tools);
-      const coldCpu = process.cpuUsage();
-      const coldStart = performance.now();
-      const cold = createToolSelector({ registry: scaleRegistry, embedder, fusion, index: { persistDir } });
-      await cold.ready();
-      const coldMs = performance.now() - coldStart;
-      const coldCpuMs = cpuMs(process.cpuUsage(coldCpu));
-      await cold.close();
-
-      const warmCpu = process.cpuUsage();
-      const warmStart = performance.now();
-      const warm = createToolSelector({
-        registry: scaleRegistry,
-        embedder,
-        fusion,
-        index: { persistDir },
-        queryCacheSize: 0,
-      });
-      await warm.ready();
-      const warmMs = performance.now() - warmStart;
-      const warmCpuMs = cpuMs(process.cpuUsage(warmCpu));
-      if (warm.info().embeddings.computed !== 0)
-        throw new Error(`warm restart re-embedded ${warm.info().embeddings.computed} tools`);
-
-      for (const query of latencyQueries.slice(0, 50)) await warm.select(query);
-      const durations: number[] = [];
-      for (const query of latencyQueries) {
-        const start = performance.now();
-        await warm.select(query);
-        durations.push(performance.now() - start);
-      }
-      latency[String(scale)] = percentiles(durations);
-      await warm.close();
-
-      // Baseline: what a selector without an index does — embed the query, score every tool, sort.
-      const documents = tools.map((tool) => toEmbeddingText(toToolDocument(tool)));
-      const vectors = await (embedder.embedDocuments
-        ? embedder.embedDocuments(documents)
-        : embedder.embed(documents));
-      const baseline: number[] = [];
-      for (const query of latencyQueries) {
-        const start = performance.now();
-        const [vector] = await embedder.embed([query]);
-        const scores = vectors.map((tool, index) => {
-          let sum = 0;
-          for (let dimension = 0; dimension < tool.length; dimension++)
-            sum += (tool[dimension] as number) * ((vector as Float32Array)[dimension] as number);
-          return { index, sum };
-        });
-        scores.sort((a, b) => b.sum - a.sum).slice(0, 8);
-        baseline.push(performance.now() - start);
-      }
-      const base = percentiles(baseline);
-      const own = latency[String(scale)] as { p50Ms: number; p95Ms: number };
-      log(
-        `${String(scale).padEnd(8)} ${own.p50Ms.toFixed(3).padStart(7)} ms ${own.p95Ms.toFixed(3).padStart(7)} ms | ${base.p50Ms.toFixed(3).padStart(7)} ms ${base.p95Ms.toFixed(3).padStart(7)} ms (select is ${(base.p50Ms / Math.max(own.p50Ms, 1e-6)).toFixed(1)}x the baseline's speed) | ${coldMs.toFixed(0).padStart(7)} ms ${warmMs.toFixed(0).padStart(7)} ms (CPU ${coldCpuMs} / ${warmCpuMs} ms)`,
-      );
-      build = { coldMs: Math.round(coldMs), warmMs: Math.round(warmMs), coldCpuMs, warmCpuMs };
-    } finally {
-      rmSync(persistDir, { recursive: true, force: true });
-    }
+    const row = await benchScale(toolsAtScale(dataset.tools, scale), embedder, fusion, latencyQueries);
+    rows.push(row);
+    log(
+      `${String(scale).padEnd(8)} ${ms(row.select.p50Ms)} ${ms(row.select.p95Ms)} | ${ms(row.baseline.p50Ms)} ${ms(row.baseline.p95Ms)} (select is ${(row.baseline.p50Ms / Math.max(row.select.p50Ms, 1e-6)).toFixed(1)}x the baseline's speed${row.baseline.queries < latencyQueries.length ? `; baseline over ${row.baseline.queries} queries` : ''}) | ${row.coldMs.toFixed(0).padStart(7)} ms ${row.warmMs.toFixed(0).padStart(7)} ms (CPU ${row.coldCpuMs} / ${row.warmCpuMs} ms) | ${String(row.rssMb).padStart(5)} MB ${String(row.peakRssMb).padStart(5)} MB`,
+    );
   }
+  const last = rows[rows.length - 1];
+  const latency = Object.fromEntries(rows.map((row) => [String(row.tools), row.select]));
+  const build = last
+    ? { coldMs: last.coldMs, warmMs: last.warmMs, coldCpuMs: last.coldCpuMs, warmCpuMs: last.warmCpuMs }
+    : { coldMs: 0, warmMs: 0, coldCpuMs: 0, warmCpuMs: 0 };
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   log(
-    `\nbuild figures are for ${scales[scales.length - 1]} tools (warm restart: index read + hash check + BM25 build, model already loaded; model load ${modelLoadMs.toFixed(0)} ms); peak RSS ${peakRssMb} MB`,
+    `\nwarm restart: index read + hash check + BM25 build, model already loaded (model load ${modelLoadMs.toFixed(0)} ms); RSS after: the process once that scale's selector is built and queried; peak RSS ${peakRssMb} MB`,
   );
 
   if (args.json) {
@@ -277,11 +225,139 @@ async function main(): Promise<void> {
         quality,
         latency,
         build,
+        scales: rows,
         memory: { peakRssMb },
         machine: { cores: availableParallelism(), loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
         modelLoadMs: Math.round(modelLoadMs),
       })}\n`,
     );
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(3).padStart(7)} ms`;
+
+/** One row of the scale table. */
+interface ScaleRow {
+  tools: number;
+  select: { p50Ms: number; p95Ms: number };
+  baseline: { p50Ms: number; p95Ms: number; queries: number };
+  coldMs: number;
+  coldCpuMs: number;
+  warmMs: number;
+  warmCpuMs: number;
+  /** RSS once this scale's selector is built and queried, and the peak so far. */
+  rssMb: number;
+  peakRssMb: number;
+}
+
+/**
+ * Cold build into `persistDir`, in its own function: the selector is unreachable once it returns,
+ * as it would be in the process that a warm restart replaces.
+ */
+async function buildCold(
+  registry: ToolRegistry,
+  embedder: TransformersEmbedder,
+  fusion: FusionOptions,
+  persistDir: string,
+): Promise<{ coldMs: number; coldCpuMs: number }> {
+  const coldCpu = process.cpuUsage();
+  const coldStart = performance.now();
+  const cold = createToolSelector({ registry, embedder, fusion, index: { persistDir } });
+  await cold.ready();
+  const coldMs = performance.now() - coldStart;
+  const coldCpuMs = cpuMs(process.cpuUsage(coldCpu));
+  await cold.close();
+  return { coldMs: Math.round(coldMs), coldCpuMs };
+}
+
+/**
+ * The brute-force baseline: what a selector without an index does — embed the query, score every
+ * tool exactly, sort. Its cost per query grows with the tools, so past 20,000 tools it runs over
+ * fewer queries (at least 200; its spread is small) to keep the bench short. The tool vectors sit in
+ * one matrix and the scores in reused typed arrays: at 100,000 tools an object per score made the
+ * baseline, not the selector, the peak of the process' memory (2.3 GB).
+ */
+async function measureBaseline(
+  tools: readonly DatasetTool[],
+  embedder: TransformersEmbedder,
+  latencyQueries: readonly string[],
+): Promise<{ p50Ms: number; p95Ms: number; queries: number }> {
+  const dimensions = embedder.dimensions;
+  const matrix = new Float32Array(tools.length * dimensions);
+  for (let start = 0; start < tools.length; start += 1000) {
+    const documents = tools.slice(start, start + 1000).map((tool) => toEmbeddingText(toToolDocument(tool)));
+    const vectors = await (embedder.embedDocuments
+      ? embedder.embedDocuments(documents)
+      : embedder.embed(documents));
+    vectors.forEach((vector, offset) => {
+      matrix.set(vector, (start + offset) * dimensions);
+    });
+  }
+  const scores = new Float32Array(tools.length);
+  const order = new Uint32Array(tools.length);
+  const queries = everyNth(latencyQueries, Math.max(200, Math.round(2e7 / tools.length)));
+  const durations: number[] = [];
+  for (const query of queries) {
+    const start = performance.now();
+    const [vector] = (await embedder.embed([query])) as [Float32Array];
+    for (let tool = 0; tool < tools.length; tool++) {
+      let sum = 0;
+      const offset = tool * dimensions;
+      for (let dimension = 0; dimension < dimensions; dimension++)
+        sum += (matrix[offset + dimension] as number) * (vector[dimension] as number);
+      scores[tool] = sum;
+      order[tool] = tool;
+    }
+    order.sort((a, b) => (scores[b] as number) - (scores[a] as number)).slice(0, 8);
+    durations.push(performance.now() - start);
+  }
+  return { ...percentiles(durations), queries: queries.length };
+}
+
+/** Cold build, warm restart from the persisted index, select() latency, baseline and memory at one scale. */
+async function benchScale(
+  tools: readonly DatasetTool[],
+  embedder: TransformersEmbedder,
+  fusion: FusionOptions,
+  latencyQueries: readonly string[],
+): Promise<ScaleRow> {
+  const persistDir = mkdtempSync(join(tmpdir(), 'tool-selection-bench-'));
+  try {
+    const registry = registryOf(tools);
+    const { coldMs, coldCpuMs } = await buildCold(registry, embedder, fusion, persistDir);
+
+    const warmCpu = process.cpuUsage();
+    const warmStart = performance.now();
+    const warm = createToolSelector({ registry, embedder, fusion, index: { persistDir }, queryCacheSize: 0 });
+    await warm.ready();
+    const warmMs = performance.now() - warmStart;
+    const warmCpuMs = cpuMs(process.cpuUsage(warmCpu));
+    if (warm.info().embeddings.computed !== 0)
+      throw new Error(`warm restart re-embedded ${warm.info().embeddings.computed} tools`);
+
+    for (const query of latencyQueries.slice(0, 50)) await warm.select(query);
+    const durations: number[] = [];
+    for (const query of latencyQueries) {
+      const start = performance.now();
+      await warm.select(query);
+      durations.push(performance.now() - start);
+    }
+    const rssMb = Math.round(process.memoryUsage().rss / 1048576);
+    await warm.close();
+    const baseline = await measureBaseline(tools, embedder, latencyQueries);
+    return {
+      tools: tools.length,
+      select: percentiles(durations),
+      baseline,
+      coldMs,
+      coldCpuMs,
+      warmMs: Math.round(warmMs),
+      warmCpuMs,
+      rssMb,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
+  } finally {
+    rmSync(persistDir, { recursive: true, force: true });
   }
 }
 

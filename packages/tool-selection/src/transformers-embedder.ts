@@ -10,8 +10,11 @@ import { SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 import { OFFLINE_MODELS_DIR } from './offline-model.js';
 import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from './offline-model-layout.js';
+import { createStaticEmbedder } from './static-embedder.js';
 import { withTeacherDocuments } from './teacher-documents.js';
 import { normalizeInPlace } from './vector.js';
+import type { WordPieceTokenizerLike } from './word-piece-kinds.js';
+import { hasKnownWord, wordPieceKinds } from './word-piece-kinds.js';
 
 /** A model on the local disk, loadable by transformers.js without network access. */
 export interface LocalModel {
@@ -61,61 +64,9 @@ interface Extractor {
   tokenizer: ((
     texts: string[],
     options: { padding: boolean; truncation: boolean },
-  ) => Record<string, TensorLike>) & {
-    model?: {
-      constructor?: { name?: string };
-      tokens_to_ids?: Map<string, number>;
-      config?: { continuing_subword_prefix?: string };
-    };
-    all_special_ids?: number[];
-  };
+  ) => Record<string, TensorLike>) &
+    WordPieceTokenizerLike;
   model: (inputs: Record<string, TensorLike>) => Promise<Record<string, TensorLike | undefined>>;
-}
-
-const WORD_START = 1;
-const CONTINUATION = 2;
-
-/**
- * For WordPiece vocabularies, what each token id is: a word start (`WORD_START`), a `##`
- * continuation (`CONTINUATION`), or neither (single characters, special tokens). A text without a
- * known word — a word start not followed by continuation pieces, as in "qwxz vbnmt" spelled out in
- * letters and fragments — carries nothing a model could have learnt: it is embedded as zeros, so the
- * dense signal stays out of its ranking. Undefined for other tokenizers (no such convention).
- */
-function wordPieceKinds(extractor: Extractor): Uint8Array | undefined {
-  const model = extractor.tokenizer.model;
-  const vocabulary = model?.tokens_to_ids;
-  if (!vocabulary || model?.constructor?.name !== 'WordPieceTokenizer') return undefined;
-  const prefix = model.config?.continuing_subword_prefix ?? '##';
-  const special = new Set(extractor.tokenizer.all_special_ids ?? []);
-  let size = 0;
-  for (const id of vocabulary.values()) size = Math.max(size, id + 1);
-  const kinds = new Uint8Array(size);
-  for (const [token, id] of vocabulary) {
-    if (token.startsWith(prefix)) kinds[id] = CONTINUATION;
-    else if (token.length > 1 && !special.has(id) && !/^\[.*\]$/.test(token)) kinds[id] = WORD_START;
-  }
-  return kinds;
-}
-
-function hasKnownWord(
-  ids: ArrayLike<number | bigint>,
-  mask: ArrayLike<number | bigint> | undefined,
-  row: number,
-  tokens: number,
-  kinds: Uint8Array,
-): boolean {
-  for (let token = 0; token < tokens; token++) {
-    const position = row * tokens + token;
-    if (mask && Number(mask[position]) === 0) continue;
-    if (kinds[Number(ids[position])] !== WORD_START) continue;
-    const next =
-      token + 1 < tokens && !(mask && Number(mask[position + 1]) === 0)
-        ? kinds[Number(ids[position + 1])]
-        : 0;
-    if (next !== CONTINUATION) return true;
-  }
-  return false;
 }
 
 /**
@@ -142,7 +93,7 @@ async function runExtractor(
   const vectors: Float32Array[] = [];
   for (let row = 0; row < batch; row++) {
     const vector = new Float32Array(dimensions);
-    if (wordKinds && ids && !hasKnownWord(ids, mask, row, tokens, wordKinds)) {
+    if (wordKinds && ids && !hasKnownWord(ids, row * tokens, (row + 1) * tokens, wordKinds, mask)) {
       vectors.push(vector);
       continue;
     }
@@ -201,7 +152,7 @@ async function loadPipeline(settings: {
       // One probe tells the width, whatever the model's config says.
       const { dimensions } = await runExtractor(extractor, ['probe']);
       if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
-      return { extractor, dimensions, wordKinds: wordPieceKinds(extractor) };
+      return { extractor, dimensions, wordKinds: wordPieceKinds(extractor.tokenizer) };
     } finally {
       Object.assign(env, saved);
     }
@@ -248,7 +199,11 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
   let loading: Promise<EmbedderInfo> | undefined;
 
   async function loadFallback(reason: string, cause: unknown): Promise<EmbedderInfo> {
-    const fallback = options.fallback === undefined ? offlineDefaultModel() : options.fallback;
+    // The offline default runs without onnxruntime (static-embedder.ts): same vectors, less memory.
+    const fallback =
+      options.fallback === undefined
+        ? offlineDefaultModel() && createOfflineEmbedder({ batchSize, minimumNorm })
+        : options.fallback;
     if (fallback === false || fallback === undefined) {
       throw new SwitchboardError({
         code: 'EMBEDDER_UNAVAILABLE',
@@ -385,17 +340,19 @@ export interface OfflineEmbedderOptions
   documents?: 'model' | 'teacher';
 }
 
-/** An embedder on the offline default model directly: no hub request, no fallback. */
+/**
+ * An embedder on the offline default model directly: no hub request, no fallback, no onnxruntime —
+ * its int8 rows are mean-pooled in JavaScript after transformers.js' tokenizer (`static-embedder.ts`).
+ */
 export function createOfflineEmbedder(options: OfflineEmbedderOptions = {}): TransformersEmbedder {
   const model = offlineDefaultModel();
-  const { documents, ...rest } = options;
-  const base = createTransformersEmbedder({
-    ...rest,
-    model: OFFLINE_MODEL_ID,
-    localModelPath: OFFLINE_MODELS_DIR,
-    allowRemote: false,
-    quantized: model?.quantized ?? true,
-    fallback: false,
+  const { documents, batchSize, minimumNorm } = options;
+  const base = createStaticEmbedder({
+    modelFolder: join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID),
+    modelId: OFFLINE_MODEL_ID,
+    onnxFile: model?.quantized === false ? 'model.onnx' : 'model_quantized.onnx',
+    ...(batchSize === undefined ? {} : { batchSize }),
+    ...(minimumNorm === undefined ? {} : { minimumNorm }),
   });
   if (documents !== 'teacher') return base;
   return withTeacherDocuments(base, { modelFolder: join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID) });

@@ -53,4 +53,21 @@ describe('fuseRankings', () => {
     const fused = fuseRankings([], [{ id: 'only', score: 2 }]);
     expect(fused[0]?.score).toBeCloseTo(1);
   });
+
+  it('weighs the dense signal less for a long query', () => {
+    const dense = [
+      { id: 'semantic', score: 0.9 },
+      { id: 'lexical', score: 0.6 },
+      { id: 'other', score: 0.3 },
+    ];
+    const lexical = [
+      { id: 'lexical', score: 10 },
+      { id: 'semantic', score: 6 },
+    ];
+    const options = { denseWeight: 0.7, longQueryTerms: 15, longQueryDenseWeight: 0.1, denseThreshold: 0 };
+    expect(fuseRankings(dense, lexical, options, { terms: 15 })[0]?.id).toBe('semantic');
+    expect(fuseRankings(dense, lexical, options, { terms: 16 })[0]?.id).toBe('lexical');
+    // Without the query's length the weight is denseWeight.
+    expect(fuseRankings(dense, lexical, options)[0]?.id).toBe('semantic');
+  });
 });

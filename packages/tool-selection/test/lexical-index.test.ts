@@ -54,6 +54,36 @@ describe('createLexicalIndex', () => {
     expect(index.search('gamma')[0]?.id).toBe('gamma');
   });
 
+  it('forgets the terms of removed documents and reuses their ids without mixing them up', () => {
+    const index = createLexicalIndex();
+    // A word of letters only per number ("qbk", "qck", ...): one term each, untouched by stemming.
+    const word = (prefix: string, value: number) =>
+      `${prefix}${[...value.toString(26)].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 26))).join('')}k`;
+    // Unique words per document: compaction frees their term ids, and new words take them.
+    for (let round = 0; round < 3000; round++) index.add(`old-${round}`, `shared ${word('q', round)}`);
+    for (let round = 0; round < 3000; round++) index.remove(`old-${round}`);
+    for (let round = 0; round < 50; round++) index.add(`new-${round}`, `shared ${word('w', round)}`);
+    expect(index.search(word('q', 7))).toEqual([]);
+    expect(index.search(word('w', 7)).map((hit) => hit.id)).toEqual(['new-7']);
+    expect(index.search('shared', { limit: 100 })).toHaveLength(50);
+    expect(index.size).toBe(50);
+  });
+
+  it('scores as BM25 with field weights: a name match outweighs a description match', () => {
+    const index = createLexicalIndex();
+    index.add('a', { name: 'invoice', title: '', description: 'billing', parameters: '', server: '' });
+    index.add('b', { name: 'billing', title: '', description: 'invoice', parameters: '', server: '' });
+    index.add('c', { name: 'other', title: '', description: 'unrelated text', parameters: '', server: '' });
+    const [first, second] = index.search('invoice');
+    expect(first?.id).toBe('a');
+    expect(second?.id).toBe('b');
+    // idf = ln(1 + (3 − 2 + 0.5) / (2 + 0.5)); a and b have length 3 (name 2 + description 1), c has 4.
+    const idf = Math.log(1 + 1.5 / 2.5);
+    const norm = 1.5 * (1 - 0.75 + 0.75 * (3 / ((3 + 3 + 4) / 3)));
+    expect(first?.score).toBeCloseTo((idf * 2 * 2.5) / (2 + norm), 6);
+    expect(second?.score).toBeCloseTo((idf * 1 * 2.5) / (1 + norm), 6);
+  });
+
   it('returns nothing for unknown words, stop words or an empty index', () => {
     expect(build().search('zzyzx qwertyuiop')).toEqual([]);
     expect(build().search('the of and')).toEqual([]);

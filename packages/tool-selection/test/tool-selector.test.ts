@@ -83,6 +83,25 @@ describe('createToolSelector on the official servers’ tools', () => {
     expect(lexicalOnly.every((item) => item.signals.dense === undefined)).toBe(true);
   });
 
+  it('abstains under minSimilarity: no ranked tool, alwaysInclude kept', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    const [best] = await selector.select('add two numbers together', { k: 1, signals: 'dense' });
+    const similarity = best?.signals.dense?.score ?? 0;
+    expect(similarity).toBeGreaterThan(0);
+    const kept = await selector.select('add two numbers together', { minSimilarity: similarity - 1e-6 });
+    expect(originalNames(kept)[0]).toBe('get-sum');
+    const [echo] = await selector.select('echo my message back', { k: 1 });
+    const none = await selector.select('add two numbers together', {
+      minSimilarity: similarity + 1e-3,
+      alwaysInclude: [echo?.name ?? 'echo'],
+    });
+    expect(none.map((item) => [item.tool.originalName, item.signals.alwaysIncluded])).toEqual([
+      ['echo', true],
+    ]);
+    // Unknown words have no vector: nothing is similar enough.
+    expect(await selector.select('qwxz vbnmt', { minSimilarity: 0.1, alwaysInclude: [] })).toEqual([]);
+  });
+
   it('drops a removed server’s tools from every later select()', async () => {
     const registry = registryWithOfficialTools();
     const selector = selectorFor(registry);
