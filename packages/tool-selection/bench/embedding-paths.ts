@@ -142,7 +142,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(await measurePath(args.path as EmbeddingPath))}\n`);
     return;
   }
-  if (!offlineDefaultModel()) throw new Error('the offline model is not built: run build:model first');
+  if (!offlineDefaultModel())
+    throw new Error(
+      'the offline model folder is missing: restore packages/tool-selection/models with git checkout',
+    );
   const dataset = loadDataset(args.data as string);
   const lengths = dataset.queries.map((item) => item.query.length).sort((a, b) => a - b);
   const count = Math.min(Number(args.queries), lengths.length);

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
+import { OFFLINE_MODEL_FILES } from './offline-model-layout.js';
 import type { StaticEmbeddingWeights } from './static-embedding-model.js';
 import { poolStaticEmbedding, readStaticEmbeddingWeights } from './static-embedding-model.js';
 import { normalizeInPlace } from './vector.js';
@@ -50,7 +51,7 @@ function readJson(file: string): unknown {
   } catch (error) {
     throw new SwitchboardError({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: `${file} could not be read: ${error instanceof Error ? error.message : String(error)}. Build the model (\`pnpm --filter @switchboard/tool-selection build:model\`).`,
+      message: `${file} could not be read: ${error instanceof Error ? error.message : String(error)}: the folder is not a whole model (the offline one ships with the package; in the repository, restore it with \`git checkout\` or rebuild it with \`pnpm build:model\`).`,
       context: { file },
       cause: error,
     });
@@ -62,8 +63,8 @@ function readJson(file: string): unknown {
  * the files directly: no hub lookup and none of the global `env` settings that loads serialise on.
  */
 async function loadTokenizer(modelFolder: string): Promise<Tokenizer> {
-  const tokenizerJson = readJson(join(modelFolder, 'tokenizer.json'));
-  const tokenizerConfig = readJson(join(modelFolder, 'tokenizer_config.json')) as {
+  const tokenizerJson = readJson(join(modelFolder, OFFLINE_MODEL_FILES.tokenizer));
+  const tokenizerConfig = readJson(join(modelFolder, OFFLINE_MODEL_FILES.tokenizerConfig)) as {
     tokenizer_class?: string;
   };
   const { AutoTokenizer } = (await import('@xenova/transformers')) as unknown as {
@@ -89,7 +90,7 @@ export function createStaticEmbedder(options: StaticEmbedderOptions): Transforme
     if (!existsSync(onnxFile)) {
       throw new SwitchboardError({
         code: 'EMBEDDER_UNAVAILABLE',
-        message: `Static embedding model "${modelId}" is not built: ${onnxFile} is missing. Run \`pnpm --filter @switchboard/tool-selection build:model\`.`,
+        message: `Static embedding model "${modelId}" is not there: ${onnxFile} is missing (the offline model ships with the package; in the repository, restore it with \`git checkout\` or rebuild it with \`pnpm build:model\`).`,
         context: { model: modelId, file: onnxFile },
       });
     }

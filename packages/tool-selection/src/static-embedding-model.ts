@@ -46,7 +46,7 @@ function loadOnnx(): typeof OnnxNamespace {
 function unsupported(file: string, why: string): SwitchboardError {
   return new SwitchboardError({
     code: 'EMBEDDER_UNAVAILABLE',
-    message: `${file} is not a static embedding model this package can pool in JavaScript (${why}): it expects Gather(int8 matrix) → Cast → Mul(gathered per-row scale) → Add(bias), as written by build:model. Load other models with createTransformersEmbedder({ model, localModelPath }).`,
+    message: `${file} is not a static embedding model this package can pool in JavaScript (${why}): it expects Gather(int8 matrix) → Cast → Mul(gathered per-row scale) → Add(bias), as @switchboard/model-build writes it. Load other models with createTransformersEmbedder({ model, localModelPath }).`,
     context: { file },
   });
 }
@@ -77,7 +77,7 @@ export function readStaticEmbeddingWeights(onnxFile: string): StaticEmbeddingWei
   } catch (error) {
     throw new SwitchboardError({
       code: 'EMBEDDER_UNAVAILABLE',
-      message: `${onnxFile} could not be read as an ONNX model: ${error instanceof Error ? error.message : String(error)}. Rebuild the model (build:model --force).`,
+      message: `${onnxFile} could not be read as an ONNX model: ${error instanceof Error ? error.message : String(error)}. Rebuild the model (\`pnpm build:model -- --force\` at the repository root).`,
       context: { file: onnxFile },
       cause: error,
     });
@@ -132,7 +132,7 @@ export function poolStaticEmbedding(
     if (!(id >= 0 && id < tokens)) {
       throw new SwitchboardError({
         code: 'EMBEDDER_UNAVAILABLE',
-        message: `Token id ${id} is outside the model's ${tokens} rows: the tokenizer and the weights do not belong together. Rebuild the model (build:model --force).`,
+        message: `Token id ${id} is outside the model's ${tokens} rows: the tokenizer and the weights do not belong together. Rebuild the model (\`pnpm build:model -- --force\` at the repository root).`,
         context: { id, tokens },
       });
     }

@@ -5,6 +5,7 @@ import {
   createOfflineEmbedder,
   createTransformersEmbedder,
   OFFLINE_MODEL_DIMS,
+  OFFLINE_MODEL_FILES,
   OFFLINE_MODEL_ID,
   OFFLINE_MODELS_DIR,
   offlineDefaultModel,
@@ -92,7 +93,7 @@ describe.skipIf(!offlineDefaultModel())(
 
     it('reads the int8 rows, scales and bias of the built model', () => {
       const weights = readStaticEmbeddingWeights(
-        join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID, 'onnx', 'model_quantized.onnx'),
+        join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID, OFFLINE_MODEL_FILES.onnx),
       );
       expect(weights.dimensions).toBe(OFFLINE_MODEL_DIMS);
       expect(weights.rows).toHaveLength(weights.tokens * weights.dimensions);
@@ -129,8 +130,8 @@ describe('createStaticEmbedder', () => {
     expect((error as Error).message).toContain('createTransformersEmbedder');
   });
 
-  it('says how to build a model folder that is missing', async () => {
+  it('says where a missing model folder comes from', async () => {
     const embedder = createStaticEmbedder({ modelFolder: join(fixture.root, 'absent'), modelId: 'absent' });
-    await expect(embedder.load()).rejects.toThrow(/is not built.*build:model/);
+    await expect(embedder.load()).rejects.toThrow(/is missing .*git checkout.*pnpm build:model/);
   });
 });
