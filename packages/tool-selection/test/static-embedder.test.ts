@@ -10,7 +10,6 @@ import {
   OFFLINE_MODELS_DIR,
   offlineDefaultModel,
 } from '../src/index.js';
-import { OFFLINE_MODEL_FILES } from '../src/offline-model-layout.js';
 import { createStaticEmbedder } from '../src/static-embedder.js';
 import { readStaticEmbeddingWeights } from '../src/static-embedding-model.js';
 import { createFixtureModel } from './helpers/fixture-embedder.js';
