@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createToolRegistry } from '@switchboard/core';
 import type { Quality } from '@switchboard/test-helpers';
-import { createQualityAccumulator } from '@switchboard/test-helpers';
+import { selectionQuality } from '@switchboard/test-helpers';
 import type { SelectionSignals } from '@switchboard/tool-selection';
 import { createStaticEmbedder, createToolSelector } from '@switchboard/tool-selection';
 import type { ModelRecipe } from '../src/index.js';
@@ -78,21 +78,11 @@ async function rank(
     ['dense', 'dense'],
     ['hybrid', 'hybrid'],
   ] as const) {
-    const accumulator = createQualityAccumulator();
-    for (let start = 0; start < queries.length; start += 2000) {
-      const chunk = queries.slice(start, start + 2000);
-      const results = await selector.selectMany(
-        chunk.map((query) => query.query),
-        { k: 10, alwaysInclude: [], signals: signals as SelectionSignals },
-      );
-      results.forEach((selected, offset) => {
-        accumulator.add(
-          selected.map((item) => item.tool.originalName),
-          (chunk[offset] as { expected: string[] }).expected,
-        );
-      });
-    }
-    figures[label] = accumulator.result();
+    figures[label] = await selectionQuality(
+      (chunk) =>
+        selector.selectMany(chunk, { k: 10, alwaysInclude: [], signals: signals as SelectionSignals }),
+      queries,
+    );
   }
   // Abstaining: the best cosine of each query, labelled and no-tool.
   const best = async (list: readonly { query: string }[]) =>
@@ -104,23 +94,13 @@ async function rank(
     ).map((selected) => selected[0]?.signals.dense?.score ?? 0);
   const abstain =
     negatives.length > 0 ? { labelled: await best(queries), negatives: await best(negatives) } : undefined;
-  const hybridAt = async (threshold: number) => {
-    const accumulator = createQualityAccumulator();
-    for (let start = 0; start < queries.length; start += 2000) {
-      const chunk = queries.slice(start, start + 2000);
-      const results = await selector.selectMany(
-        chunk.map((query) => query.query),
-        { k: 10, alwaysInclude: [], minSimilarity: threshold },
-      );
-      results.forEach((selected, offset) => {
-        accumulator.add(
-          selected.map((item) => item.tool.originalName),
-          (chunk[offset] as { expected: string[] }).expected,
-        );
-      });
-    }
-    return accumulator.result().recall5;
-  };
+  const hybridAt = async (threshold: number) =>
+    (
+      await selectionQuality(
+        (chunk) => selector.selectMany(chunk, { k: 10, alwaysInclude: [], minSimilarity: threshold }),
+        queries,
+      )
+    ).recall5;
   const abstainRows: Array<{
     minSimilarity: number;
     negativesAbstained: number;

@@ -36,7 +36,13 @@ export {
   type SnippetFile,
   writeSnippet,
 } from './readme-snippet.js';
-export { createQualityAccumulator, percentiles, type Quality } from './retrieval-metrics.js';
+export {
+  createQualityAccumulator,
+  percentiles,
+  type Quality,
+  type RankedSelection,
+  selectionQuality,
+} from './retrieval-metrics.js';
 export {
   createTemporaryDirectories,
   createTemporaryDirectory,

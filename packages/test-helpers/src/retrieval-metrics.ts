@@ -52,3 +52,33 @@ export function percentiles(durations: number[]): { p50Ms: number; p95Ms: number
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return { p50Ms: round(at(0.5)), p95Ms: round(at(0.95)) };
 }
+
+/** What {@link selectionQuality} reads of a selector's answer: the tools, best first. */
+export type RankedSelection = ReadonlyArray<{ tool: { originalName: string } }>;
+
+/**
+ * The metrics of a selector's rankings over labelled queries. Queries go in chunks of `chunkSize`:
+ * the result objects of one chunk are dropped before the next (with thousands of queries they would
+ * otherwise outlive V8's young generation and dwarf the selector's own memory). `onRanked` sees every
+ * answer (the bench's `--tune` keeps the rankings).
+ */
+export async function selectionQuality<Selection extends RankedSelection>(
+  selectMany: (queries: string[]) => Promise<Selection[]>,
+  queries: ReadonlyArray<{ query: string; expected: readonly string[] }>,
+  options: { chunkSize?: number; onRanked?: (selected: Selection, index: number) => void } = {},
+): Promise<Quality> {
+  const chunkSize = options.chunkSize ?? 200;
+  const accumulator = createQualityAccumulator();
+  for (let start = 0; start < queries.length; start += chunkSize) {
+    const chunk = queries.slice(start, start + chunkSize);
+    const results = await selectMany(chunk.map((item) => item.query));
+    results.forEach((selected, offset) => {
+      accumulator.add(
+        selected.map((item) => item.tool.originalName),
+        (chunk[offset] as { expected: readonly string[] }).expected,
+      );
+      options.onRanked?.(selected, start + offset);
+    });
+  }
+  return accumulator.result();
+}

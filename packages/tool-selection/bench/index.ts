@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import type { ToolRegistry } from '@switchboard/core';
 import { createToolRegistry } from '@switchboard/core';
 import type { Quality } from '@switchboard/test-helpers';
-import { createQualityAccumulator, percentiles } from '@switchboard/test-helpers';
+import { createQualityAccumulator, percentiles, selectionQuality } from '@switchboard/test-helpers';
 import type { FusionOptions, SelectionSignals, TransformersEmbedder } from '../src/index.js';
 import {
   createOfflineEmbedder,
@@ -150,32 +150,22 @@ async function main(): Promise<void> {
     ['dense', 'dense'],
     ['hybrid', 'hybrid'],
   ] as const) {
-    const accumulator = createQualityAccumulator();
-    // Small chunks keep the bench's own memory (result objects) from dwarfing the selector's: with
-    // 2,000 queries a chunk (128,000 results) they outlived V8's young generation and took the
-    // MetaTool run to ~450 MB before any scale row.
-    for (let start = 0; start < queries.length; start += 200) {
-      const results = await selector.selectMany(queries.slice(start, start + 200), {
-        k: 64,
-        alwaysInclude: [],
-        signals: signals as SelectionSignals,
-      });
-      results.forEach((selected, offset) => {
-        accumulator.add(
-          selected.map((item) => item.tool.originalName),
-          (dataset.queries[start + offset] as { expected: string[] }).expected,
-        );
-        if (args.tune && signals !== 'hybrid') {
+    quality[label] = await selectionQuality(
+      (chunk) =>
+        selector.selectMany(chunk, { k: 64, alwaysInclude: [], signals: signals as SelectionSignals }),
+      dataset.queries,
+      {
+        onRanked: (selected) => {
+          if (!args.tune || signals === 'hybrid') return;
           rankings[signals].push(
             selected.map((item) => [
               item.tool.originalName,
               (signals === 'dense' ? item.signals.dense?.score : item.signals.lexical?.score) ?? 0,
             ]),
           );
-        }
-      });
-    }
-    quality[label] = accumulator.result();
+        },
+      },
+    );
   }
   log(
     `quality over all ${queries.length} queries in ${((performance.now() - qualityStart) / 1000).toFixed(1)} s (3 rankings)`,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 import { OFFLINE_MODEL_FILES } from './offline-model-layout.js';
+import { createRetryingLoad } from './retrying-load.js';
 import type { StaticEmbeddingWeights } from './static-embedding-model.js';
 import { poolStaticEmbedding, readStaticEmbeddingWeights } from './static-embedding-model.js';
 import { normalizeInPlace } from './vector.js';
@@ -84,7 +85,6 @@ export function createStaticEmbedder(options: StaticEmbedderOptions): Transforme
   const minimumNorm = options.minimumNorm ?? 1e-3;
   let loaded: Loaded | undefined;
   let active: EmbedderInfo | undefined;
-  let loading: Promise<EmbedderInfo> | undefined;
 
   async function doLoad(): Promise<EmbedderInfo> {
     if (!existsSync(onnxFile)) {
@@ -104,16 +104,7 @@ export function createStaticEmbedder(options: StaticEmbedderOptions): Transforme
     return active;
   }
 
-  function load(): Promise<EmbedderInfo> {
-    if (!loading) {
-      loading = doLoad();
-      // A failed load may succeed later (the model built meanwhile): do not cache the failure.
-      loading.catch(() => {
-        loading = undefined;
-      });
-    }
-    return loading;
-  }
+  const load = createRetryingLoad(doLoad);
 
   function embedOne(model: Loaded, text: string, scratch: Float64Array): Float32Array {
     const vector = new Float32Array(model.weights.dimensions);
@@ -147,13 +138,13 @@ export function createStaticEmbedder(options: StaticEmbedderOptions): Transforme
     get dimensions() {
       return active?.dimensions ?? 0;
     },
-    load,
+    load: () => load(),
     embed,
     info: () => active,
     async close() {
       loaded = undefined;
       active = undefined;
-      loading = undefined;
+      load.reset();
     },
   };
 }

@@ -10,6 +10,7 @@ import { SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 import { OFFLINE_MODELS_DIR } from './offline-model.js';
 import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from './offline-model-layout.js';
+import { createRetryingLoad } from './retrying-load.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import { withTeacherDocuments } from './teacher-documents.js';
 import { normalizeInPlace } from './vector.js';
@@ -196,7 +197,6 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
   const logger = options.logger ?? silentLogger;
   let backend: Backend | undefined;
   let active: EmbedderInfo | undefined;
-  let loading: Promise<EmbedderInfo> | undefined;
 
   async function loadFallback(reason: string, cause: unknown): Promise<EmbedderInfo> {
     // The offline default runs without onnxruntime (static-embedder.ts): same vectors, less memory.
@@ -273,16 +273,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     }
   }
 
-  function load(): Promise<EmbedderInfo> {
-    if (!loading) {
-      loading = doLoad();
-      // A failed load may succeed later (files built, network back): do not cache the failure.
-      loading.catch(() => {
-        loading = undefined;
-      });
-    }
-    return loading;
-  }
+  const load = createRetryingLoad(doLoad);
 
   async function embed(texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<Float32Array[]> {
     await load();
@@ -315,14 +306,14 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     get dimensions() {
       return active?.dimensions ?? 0;
     },
-    load,
+    load: () => load(),
     embed,
     info: () => active,
     async close() {
       if (backend?.kind === 'embedder') await backend.embedder.close?.();
       backend = undefined;
       active = undefined;
-      loading = undefined;
+      load.reset();
     },
   };
 }
