@@ -10,6 +10,7 @@ import type addFormatsModule from 'ajv-formats';
 import { isPlainObject, stableStringify, truncateText } from '../schema/json-schema-utilities.js';
 import { SwitchboardError } from '../switchboard-error.js';
 import type { JsonSchema } from '../tool-definition.js';
+import { withoutDefaultedRequired } from './defaulted-required.js';
 import { describeValue, toValidationProblems, type ValidationProblem } from './validation-problem.js';
 
 interface AjvModules {
@@ -157,8 +158,9 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
   const compile = (tool: ValidatableTool): Compiled => {
     stats.compilations += 1;
     const dialect = schemaDialect(tool.inputSchema);
-    // A copy: ajv keys its own cache by object, and `$id`s must not clash between tools.
-    const schema = structuredClone(tool.inputSchema);
+    // A copy: ajv keys its own cache by object, and `$id`s must not clash between tools. A required
+    // property with a default is satisfied by it: the server fills it in (defaulted-required.ts).
+    const schema = structuredClone(withoutDefaultedRequired(tool.inputSchema));
     delete schema.$id;
     if (typeof schema.$schema === 'string' && !/draft-07|2019-09|2020-12/.test(schema.$schema))
       delete schema.$schema;
