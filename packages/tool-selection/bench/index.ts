@@ -22,7 +22,6 @@ import {
   createToolSelector,
   createTransformersEmbedder,
   fuseRankings,
-  offlineDefaultModel,
   toEmbeddingText,
   toToolDocument,
 } from '../src/index.js';
@@ -64,12 +63,10 @@ function createBenchEmbedder(): TransformersEmbedder {
     });
   }
   if (args.model) return createTransformersEmbedder({ model: args.model });
-  // The offline default is what the targets are measured with; without it, the hub default (and its fallback rules).
+  // The offline default is what the targets are measured with (and the selector's default).
   if (args.documents !== 'model' && args.documents !== 'teacher')
     throw new Error(`--documents must be model or teacher, not ${args.documents}`);
-  return offlineDefaultModel()
-    ? createOfflineEmbedder({ documents: args.documents })
-    : createTransformersEmbedder();
+  return createOfflineEmbedder({ documents: args.documents });
 }
 
 function fusionFromArgs(): FusionOptions {

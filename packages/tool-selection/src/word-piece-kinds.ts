@@ -1,17 +1,19 @@
 /**
  * What each token id of a WordPiece vocabulary is — a word start, a `##` continuation, or neither —
- * so that a text without a known word can be embedded as zeros. Shared by the ONNX path
- * (`transformers-embedder.ts`) and the static pooling path (`static-embedder.ts`).
+ * so that a text without a known word can be embedded as zeros. Read from the tokenizer's
+ * `tokenizer.json` (the Hugging Face `tokenizers` format), not from a tokenizer library's objects, so
+ * that the static pooling path (`static-embedder.ts`) and the ONNX path (`transformers-embedder.ts`)
+ * share it whatever library tokenises.
  */
 
-/** The parts of a transformers.js tokenizer that {@link wordPieceKinds} reads. */
-export interface WordPieceTokenizerLike {
+/** The parts of a `tokenizer.json` that {@link wordPieceKinds} reads. */
+export interface TokenizerJsonLike {
   model?: {
-    constructor?: { name?: string };
-    tokens_to_ids?: Map<string, number>;
-    config?: { continuing_subword_prefix?: string };
+    type?: string;
+    vocab?: unknown;
+    continuing_subword_prefix?: string;
   };
-  all_special_ids?: number[];
+  added_tokens?: ReadonlyArray<{ id?: number; special?: boolean }>;
 }
 
 const WORD_START = 1;
@@ -24,16 +26,21 @@ const CONTINUATION = 2;
  * model could have learnt: it is embedded as zeros, so the dense signal stays out of its ranking.
  * Undefined for other tokenizers (no such convention).
  */
-export function wordPieceKinds(tokenizer: WordPieceTokenizerLike): Uint8Array | undefined {
-  const model = tokenizer.model;
-  const vocabulary = model?.tokens_to_ids;
-  if (!vocabulary || model?.constructor?.name !== 'WordPieceTokenizer') return undefined;
-  const prefix = model.config?.continuing_subword_prefix ?? '##';
-  const special = new Set(tokenizer.all_special_ids ?? []);
+export function wordPieceKinds(tokenizerJson: TokenizerJsonLike): Uint8Array | undefined {
+  const model = tokenizerJson.model;
+  const vocabulary = model?.vocab;
+  if (model?.type !== 'WordPiece' || typeof vocabulary !== 'object' || vocabulary === null) return undefined;
+  const entries = Object.entries(vocabulary as Record<string, unknown>).filter(
+    (entry): entry is [string, number] => Number.isInteger(entry[1]) && (entry[1] as number) >= 0,
+  );
+  const prefix = model.continuing_subword_prefix ?? '##';
+  const special = new Set(
+    (tokenizerJson.added_tokens ?? []).filter((token) => token.special).map((token) => token.id),
+  );
   let size = 0;
-  for (const id of vocabulary.values()) size = Math.max(size, id + 1);
+  for (const [, id] of entries) size = Math.max(size, id + 1);
   const kinds = new Uint8Array(size);
-  for (const [token, id] of vocabulary) {
+  for (const [token, id] of entries) {
     if (token.startsWith(prefix)) kinds[id] = CONTINUATION;
     else if (token.length > 1 && !special.has(id) && !/^\[.*\]$/.test(token)) kinds[id] = WORD_START;
   }
