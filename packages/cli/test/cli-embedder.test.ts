@@ -6,19 +6,19 @@
  * with the error's code. SWITCHBOARD_VECTOR_INDEX=hnsw without hnswlib-node falls back to the exact
  * index, and doctor says so. Every fetch is recorded and refused by a preload
  * (test/fixtures/record-fetch.mjs); "not installed" is a preload that hides the packages
- * (test/fixtures/hide-packages.mjs).
+ * (`hidePackagesPreload()` of test-helpers).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { everythingStdio } from '@switchboard/test-helpers';
+import { everythingStdio, hidePackagesPreload } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const recorder = fileURLToPath(new URL('./fixtures/record-fetch.mjs', import.meta.url));
-const hider = fileURLToPath(new URL('./fixtures/hide-packages.mjs', import.meta.url));
+const hider = hidePackagesPreload();
 const sandbox = createSandbox();
 const configFile = join(sandbox.root, 'mcp.json');
 let homes = 0;
