@@ -6,7 +6,18 @@
  * optional `hnswlib-node`) answers faster. Persisted like the HNSW index: the vectors and a content
  * hash per entry, so that a restart re-embeds only the tools that changed.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import { createDotProductKernel } from './dot-product-kernel.js';
@@ -183,21 +194,16 @@ export function createExactIndex(options: ExactIndexOptions): VectorIndex {
     renameSync(join(directory, `${META_FILE}.tmp`), join(directory, META_FILE));
   }
 
-  function readPersisted(): { meta: PersistedMeta; vectors: Float32Array } | undefined {
+  function readMeta(): PersistedMeta | undefined {
     if (!directory) return undefined;
     const metaFile = join(directory, META_FILE);
-    const vectorsFile = join(directory, VECTORS_FILE);
-    if (!existsSync(metaFile) || !existsSync(vectorsFile)) return undefined;
+    if (!existsSync(metaFile) || !existsSync(join(directory, VECTORS_FILE))) return undefined;
     try {
       const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as PersistedMeta;
       if (meta.format !== 1 || meta.kind !== 'exact' || meta.key !== key || meta.dimensions !== dimensions)
         return undefined;
-      const bytes = readFileSync(vectorsFile);
-      if (!Array.isArray(meta.entries) || bytes.byteLength !== meta.entries.length * dimensions * 4)
-        throw new Error(`${vectorsFile} does not hold ${meta.entries.length} vectors of ${dimensions}`);
-      const vectors = new Float32Array(bytes.byteLength / 4);
-      new Uint8Array(vectors.buffer).set(bytes);
-      return { meta, vectors };
+      if (!Array.isArray(meta.entries)) throw new Error(`${metaFile} has no entries`);
+      return meta;
     } catch {
       // A corrupt or half-written folder is not fatal: the caller re-embeds from scratch.
       rmSync(directory, { recursive: true, force: true });
@@ -205,16 +211,47 @@ export function createExactIndex(options: ExactIndexOptions): VectorIndex {
     }
   }
 
-  function load(): boolean {
-    const persisted = readPersisted();
-    if (!persisted) return false;
-    const { meta, vectors } = persisted;
-    clear();
-    kernel.reserve(Math.max(kernel.capacity, meta.entries.length));
+  /** Reads `exact.f32` into the kernel's rows: straight into them when rows are not padded. */
+  function readVectors(count: number): boolean {
+    const file = join(directory as string, VECTORS_FILE);
+    const bytes = count * dimensions * 4;
+    if (statSync(file).size !== bytes) return false;
+    kernel.reserve(Math.max(kernel.capacity, count));
     const rows = kernel.rows();
+    const target =
+      stride === dimensions
+        ? new Uint8Array(rows.buffer, rows.byteOffset, bytes)
+        : new Uint8Array(bytes);
+    const descriptor = openSync(file, 'r');
+    try {
+      for (let offset = 0; offset < bytes; ) {
+        const read = readSync(descriptor, target, offset, bytes - offset, offset);
+        if (read === 0) return false;
+        offset += read;
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+    if (stride !== dimensions) {
+      const packed = new Float32Array(target.buffer);
+      for (let row = 0; row < count; row++) {
+        rows.set(packed.subarray(row * dimensions, (row + 1) * dimensions), row * stride);
+        rows.fill(0, row * stride + dimensions, (row + 1) * stride);
+      }
+    }
+    return true;
+  }
+
+  function load(): boolean {
+    const meta = readMeta();
+    if (!meta) return false;
+    clear();
+    if (!readVectors(meta.entries.length)) {
+      // A vectors file cut short: not this index; the caller re-embeds, the next save starts clean.
+      rmSync(directory as string, { recursive: true, force: true });
+      return false;
+    }
     meta.entries.forEach(([id, hash], row) => {
-      rows.set(vectors.subarray(row * dimensions, (row + 1) * dimensions), row * stride);
-      rows.fill(0, row * stride + dimensions, (row + 1) * stride);
       idOfRow.push(id);
       rowOf.set(id, row);
       if (hash) hashById.set(id, hash);

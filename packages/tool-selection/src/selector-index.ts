@@ -29,8 +29,15 @@ export interface SelectorHnswIndexOptions extends Omit<HnswIndexOptions, 'dimens
 /** A plug-in index: called once the embedder has loaded, with what it loaded (the index's dimensions). */
 export type VectorIndexFactory = (embedder: EmbedderInfo) => VectorIndex;
 
-/** The selector's `index` option. */
-export type SelectorIndexOption = SelectorExactIndexOptions | SelectorHnswIndexOptions | VectorIndexFactory;
+/**
+ * The selector's `index` option. The HNSW index's own options without a `kind` (how it was asked for
+ * before the exact index became the default) still ask for it.
+ */
+export type SelectorIndexOption =
+  | SelectorExactIndexOptions
+  | SelectorHnswIndexOptions
+  | (Omit<HnswIndexOptions, 'dimensions' | 'key'> & { kind?: undefined })
+  | VectorIndexFactory;
 
 /** What the selector reports about its vector index. */
 export interface VectorIndexInfo {

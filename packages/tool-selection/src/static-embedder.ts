@@ -19,7 +19,7 @@ import { poolStaticEmbedding, readStaticEmbeddingWeights } from './static-embedd
 import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 import { normalizeInPlace } from './vector.js';
 import type { TokenizerJsonLike } from './word-piece-kinds.js';
-import { hasKnownWord, wordPieceKinds } from './word-piece-kinds.js';
+import { hasKnownWord, wordPieceKinds, wordPieceVocabulary } from './word-piece-kinds.js';
 
 /** Options of {@link createStaticEmbedder}. */
 export interface StaticEmbedderOptions {
@@ -38,6 +38,8 @@ export interface StaticEmbedderOptions {
 /** The parts of an `@huggingface/tokenizers` tokenizer this embedder calls. */
 interface Tokenizer {
   encode(text: string): { ids: number[] };
+  /** Its model; `vocab` is token text by id. */
+  model: { vocab: string[] } | null;
 }
 
 interface Loaded {
@@ -98,7 +100,8 @@ export function createStaticEmbedder(options: StaticEmbedderOptions): Transforme
     }
     const weights = readStaticEmbeddingWeights(onnxFile);
     const { tokenizer, tokenizerJson, maxTokens } = await loadTokenizer(modelFolder);
-    loaded = { tokenizer, maxTokens, weights, wordKinds: wordPieceKinds(tokenizerJson) };
+    const vocabulary = wordPieceVocabulary(tokenizerJson, tokenizer.model?.vocab);
+    loaded = { tokenizer, maxTokens, weights, wordKinds: vocabulary && wordPieceKinds(vocabulary) };
     active = { modelId, dimensions: weights.dimensions, requestedModelId: modelId };
     return active;
   }

@@ -17,7 +17,7 @@ import { createRetryingLoad } from './retrying-load.js';
 import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 import { normalizeInPlace } from './vector.js';
 import type { TokenizerJsonLike } from './word-piece-kinds.js';
-import { hasKnownWord, wordPieceKinds } from './word-piece-kinds.js';
+import { hasKnownWord, wordPieceKinds, wordPieceVocabulary } from './word-piece-kinds.js';
 
 /** Options of {@link createTransformersEmbedder}. */
 export interface TransformersEmbedderOptions {
@@ -204,7 +204,8 @@ function loadPipeline(settings: PipelineSettings, signal: AbortSignal): Promise<
       const { dimensions } = await runExtractor(extractor, ['probe']);
       if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
       const tokenizerJson = extractor.tokenizer._tokenizerJSON;
-      return { extractor, dimensions, wordKinds: tokenizerJson ? wordPieceKinds(tokenizerJson) : undefined };
+      const vocabulary = tokenizerJson && wordPieceVocabulary(tokenizerJson);
+      return { extractor, dimensions, wordKinds: vocabulary && wordPieceKinds(vocabulary) };
     } finally {
       Object.assign(env, saved);
     }
