@@ -72,7 +72,13 @@ interface DoctorSelection {
     fallbackReason?: string;
     fallbackCode?: string;
   };
-  index?: { kind: string; requestedKind: string; source: string; fallbackReason?: string; fallbackCode?: string };
+  index?: {
+    kind: string;
+    requestedKind: string;
+    source: string;
+    fallbackReason?: string;
+    fallbackCode?: string;
+  };
 }
 
 function doctorSelection(env: Record<string, string> = {}) {
@@ -95,8 +101,12 @@ describe('by default', () => {
     const doctor = run(['doctor']);
     expect(doctor.fetches).toEqual([]);
     expect(doctor.stdout).toContain('Tool selection:');
-    expect(doctor.stdout).toMatch(/embedder {2}switchboard-static-en-v1 \(256 dims\) — the offline model .*default/);
-    expect(doctor.stdout).toMatch(/index {5}exact: exact search over every vector \(WebAssembly SIMD kernel\) — default/);
+    expect(doctor.stdout).toMatch(
+      /embedder {2}switchboard-static-en-v1 \(256 dims\) — the offline model .*default/,
+    );
+    expect(doctor.stdout).toMatch(
+      /index {5}exact: every vector scored: an int8 scan by a WebAssembly SIMD kernel, .* — default/,
+    );
     const { selection } = doctorSelection();
     expect(selection.embedder).toMatchObject({ modelId: 'switchboard-static-en-v1', source: 'default' });
     expect(selection.embedder?.fallbackReason).toBeUndefined();
@@ -111,7 +121,9 @@ describe('a model named in SWITCHBOARD_EMBEDDING_MODEL', () => {
     const result = run(['select', 'echo a message back', '-k', '3'], named);
     expect(result.status).toBe(0);
     expect(result.fetches.some((url) => url.includes('huggingface.co/Xenova/all-MiniLM-L6-v2/'))).toBe(true);
-    expect(result.stderr).toContain('Embedding model "Xenova/all-MiniLM-L6-v2" could not be loaded: fetch failed');
+    expect(result.stderr).toContain(
+      'Embedding model "Xenova/all-MiniLM-L6-v2" could not be loaded: fetch failed',
+    );
     expect(result.stdout).toMatch(/^1\s+mcp__everything__echo/m);
     expect(result.stdout).toContain('Embedder: switchboard-static-en-v1');
   });
@@ -137,11 +149,17 @@ describe('a model named in SWITCHBOARD_EMBEDDING_MODEL', () => {
     expect(result.selection.embedder?.fallbackReason).toContain(
       'needs the optional package @huggingface/transformers, which is not installed',
     );
-    expect(result.selection.embedder?.fallbackReason).toContain('npm install @huggingface/transformers@^4.3.1');
+    expect(result.selection.embedder?.fallbackReason).toContain(
+      'npm install @huggingface/transformers@^4.3.1',
+    );
     const text = run(['doctor'], { ...named, HIDE_PACKAGES: '@huggingface/transformers' });
-    expect(text.stdout).toMatch(/embedder {2}switchboard-static-en-v1 \(256 dims\) — instead of Xenova\/all-MiniLM-L6-v2/);
+    expect(text.stdout).toMatch(
+      /embedder {2}switchboard-static-en-v1 \(256 dims\) — instead of Xenova\/all-MiniLM-L6-v2/,
+    );
     // The line the old doctor printed with empty reasons: "could not be loaded (), and neither could…".
-    expect(text.stdout).toMatch(/fallback: Embedding model "Xenova\/all-MiniLM-L6-v2" needs the optional package .*\[OPTIONAL_DEPENDENCY_MISSING\]/);
+    expect(text.stdout).toMatch(
+      /fallback: Embedding model "Xenova\/all-MiniLM-L6-v2" needs the optional package .*\[OPTIONAL_DEPENDENCY_MISSING\]/,
+    );
     expect(text.stdout).not.toContain('loaded ()');
   });
 
@@ -177,7 +195,9 @@ describe('SWITCHBOARD_VECTOR_INDEX', () => {
       requestedKind: 'hnsw',
       fallbackCode: 'OPTIONAL_DEPENDENCY_MISSING',
     });
-    expect(selection.index?.fallbackReason).toContain('needs the optional package hnswlib-node, which is not installed');
+    expect(selection.index?.fallbackReason).toContain(
+      'needs the optional package hnswlib-node, which is not installed',
+    );
     const select = run(['select', 'echo a message back', '-k', '3'], env);
     expect(select.status).toBe(0);
     expect(select.stdout).toMatch(/^1\s+mcp__everything__echo\s+[\d.]+\s+dense #1/m);

@@ -132,7 +132,9 @@ async function main(): Promise<void> {
     : undefined;
   const configs = configurations(before);
   log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} at start`);
-  log(`${tools.length} tools (${dataset.name} + synthetic), ${queries.length} queries, k = 8, no query cache`);
+  log(
+    `${tools.length} tools (${dataset.name} + synthetic), ${queries.length} queries, k = 8, no query cache`,
+  );
 
   const figures: Figures[] = [];
   const live: ToolSelector[] = [];
@@ -169,7 +171,9 @@ async function main(): Promise<void> {
         await warm.ready();
         restarts[position]?.push({ ms: performance.now() - start, cpuMs: cpuMs(process.cpuUsage(cpu)) });
         if (warm.info().embeddings.computed !== 0)
-          throw new Error(`${config.label}: the warm restart re-embedded ${warm.info().embeddings.computed} tools`);
+          throw new Error(
+            `${config.label}: the warm restart re-embedded ${warm.info().embeddings.computed} tools`,
+          );
         if (turn === Number(args.restarts) - 1) live.push(warm);
         else await warm.close();
       }
@@ -213,7 +217,9 @@ async function main(): Promise<void> {
       `${row.label.padEnd(49)} | ${row.select.p50Ms.toFixed(3)} ms ${row.select.p95Ms.toFixed(3)} ms (${ratio(row.select.p50Ms, reference.select.p50Ms)}) | ${String(row.warm.ms).padStart(5)} ms (${row.warm.cpuMs} ms) ${ratio(row.warm.ms, reference.warm.ms).padStart(6)} | ${String(row.coldMs).padStart(6)} ms`,
     );
   }
-  log('\noffline model load (a new embedder each time, turns alternating; the first includes importing its modules)');
+  log(
+    '\noffline model load (a new embedder each time, turns alternating; the first includes importing its modules)',
+  );
   for (const load of modelLoads) {
     log(`${load.label.padEnd(8)} first ${load.firstMs} ms, then median ${load.medianMs} ms`);
   }
@@ -231,7 +237,14 @@ async function measureModelLoads(
 ): Promise<Array<{ label: string; firstMs: number; medianMs: number }>> {
   const builds: Array<[string, () => Embedder & { load(): Promise<unknown> }]> = [
     ['after', () => createOfflineEmbedder()],
-    ...(before ? [['before', () => before.createOfflineEmbedder()] as [string, () => Embedder & { load(): Promise<unknown> }]] : []),
+    ...(before
+      ? [
+          ['before', () => before.createOfflineEmbedder()] as [
+            string,
+            () => Embedder & { load(): Promise<unknown> },
+          ],
+        ]
+      : []),
   ];
   const times = builds.map(() => [] as number[]);
   for (let turn = 0; turn < 6; turn++) {

@@ -19,6 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentiles } from '@switchboard/test-helpers';
+import { errorReason } from '../src/error-reason.js';
 import type { VectorIndex } from '../src/index.js';
 import {
   createExactIndex,
@@ -27,7 +28,6 @@ import {
   toEmbeddingText,
   toToolDocument,
 } from '../src/index.js';
-import { errorReason } from '../src/error-reason.js';
 import { loadDataset } from './dataset.js';
 import { syntheticTools } from './synthetic-tools.js';
 
@@ -105,7 +105,9 @@ function folderBytes(folder: string): number {
 /** usearch's Index as a candidate (cosine, connectivity 16, expansion 200 / 64, like the HNSW index). */
 function usearchCandidate(dimensions: number): Candidate {
   const usearch = require('usearch') as {
-    Index: new (config: Record<string, unknown>) => {
+    Index: new (
+      config: Record<string, unknown>,
+    ) => {
       add(key: bigint, vector: Float32Array): void;
       search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array };
       save(path: string): void;
@@ -183,32 +185,57 @@ interface Row {
 async function main(): Promise<void> {
   const dataset = loadDataset(args.data as string);
   const count = Number(args.tools);
-  const tools = [...dataset.tools, ...syntheticTools(Math.max(0, count - dataset.tools.length))].slice(0, count);
+  const tools = [...dataset.tools, ...syntheticTools(Math.max(0, count - dataset.tools.length))].slice(
+    0,
+    count,
+  );
   const embedder = createOfflineEmbedder();
   const info = await embedder.load();
   stored = await embedder.embed(tools.map((tool) => toEmbeddingText(toToolDocument(tool))));
   const step = Math.max(1, Math.floor(dataset.queries.length / Number(args.queries)));
   const queryVectors = (
-    await embedder.embed(dataset.queries.filter((_, position) => position % step === 0).map((item) => item.query))
+    await embedder.embed(
+      dataset.queries.filter((_, position) => position % step === 0).map((item) => item.query),
+    )
   ).slice(0, Number(args.queries));
   log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} at start`);
-  log(`${tools.length} tool vectors (${info.dimensions} dims, offline model), ${queryVectors.length} queries, top ${CANDIDATES}`);
+  log(
+    `${tools.length} tool vectors (${info.dimensions} dims, offline model), ${queryVectors.length} queries, top ${CANDIDATES}`,
+  );
 
   const dimensions = info.dimensions;
   const makers: Array<[string, string, () => Promise<Candidate>]> = [
-    ['exact (WebAssembly SIMD)', 'built in, no dependency', async () =>
-      fromVectorIndex('exact (WebAssembly SIMD)', 'built in, no dependency', (dir) =>
-        createExactIndex({ dimensions, ...(dir ? { persistDir: dir } : {}) }),
-      )],
-    ['exact (JavaScript)', 'built in, no dependency', async () =>
-      fromVectorIndex('exact (JavaScript)', 'built in, no dependency', (dir) =>
-        createExactIndex({ dimensions, kernel: 'javascript', ...(dir ? { persistDir: dir } : {}) }),
-      )],
-    ['hnswlib-node 3.0.0', 'native, compiled by node-gyp at install (Python, C++ compiler, Node headers)', async () =>
-      fromVectorIndex('hnswlib-node 3.0.0', 'native, compiled by node-gyp at install (Python, C++ compiler, Node headers)', (dir) =>
-        createHnswIndex({ dimensions, ...(dir ? { persistDir: dir } : {}) }),
-      )],
-    ['usearch 2.26.2', 'native, prebuilt in the package; engines node >= 22', async () => usearchCandidate(dimensions)],
+    [
+      'exact (WebAssembly SIMD)',
+      'built in, no dependency',
+      async () =>
+        fromVectorIndex('exact (WebAssembly SIMD)', 'built in, no dependency', (dir) =>
+          createExactIndex({ dimensions, ...(dir ? { persistDir: dir } : {}) }),
+        ),
+    ],
+    [
+      'exact (JavaScript)',
+      'built in, no dependency',
+      async () =>
+        fromVectorIndex('exact (JavaScript)', 'built in, no dependency', (dir) =>
+          createExactIndex({ dimensions, kernel: 'javascript', ...(dir ? { persistDir: dir } : {}) }),
+        ),
+    ],
+    [
+      'hnswlib-node 3.0.0',
+      'native, compiled by node-gyp at install (Python, C++ compiler, Node headers)',
+      async () =>
+        fromVectorIndex(
+          'hnswlib-node 3.0.0',
+          'native, compiled by node-gyp at install (Python, C++ compiler, Node headers)',
+          (dir) => createHnswIndex({ dimensions, ...(dir ? { persistDir: dir } : {}) }),
+        ),
+    ],
+    [
+      'usearch 2.26.2',
+      'native, prebuilt in the package; engines node >= 22',
+      async () => usearchCandidate(dimensions),
+    ],
     ['hnswlib-wasm 0.8.2', 'WebAssembly', () => hnswlibWasmCandidate(dimensions)],
   ];
 
@@ -221,7 +248,12 @@ async function main(): Promise<void> {
       stored.forEach((vector, id) => {
         candidate.add(id, vector);
       });
-      const row: Row = { name, install: candidate.install, loads: true, addMs: Math.round(performance.now() - start) };
+      const row: Row = {
+        name,
+        install: candidate.install,
+        loads: true,
+        addMs: Math.round(performance.now() - start),
+      };
       rows.push(row);
       live.push({ candidate, row, durations: [], found: [] });
     } catch (error) {
@@ -229,7 +261,8 @@ async function main(): Promise<void> {
     }
   }
   // Warm-up, then rounds of 50 queries over every candidate.
-  for (const entry of live) for (const vector of queryVectors.slice(0, 50)) entry.candidate.search(vector, CANDIDATES);
+  for (const entry of live)
+    for (const vector of queryVectors.slice(0, 50)) entry.candidate.search(vector, CANDIDATES);
   for (let start = 0; start < queryVectors.length; start += 50) {
     for (const entry of live) {
       for (const vector of queryVectors.slice(start, start + 50)) {
@@ -261,7 +294,9 @@ async function main(): Promise<void> {
   }
 
   const reference = rows.find((row) => row.name.startsWith('hnswlib-node'))?.search?.p50Ms ?? 1;
-  log('\nindex                      | add all   | search p50  p95                          | Recall@8 | save / load (file)        | install');
+  log(
+    '\nindex                      | add all   | search p50  p95                          | Recall@8 | save / load (file)        | install',
+  );
   for (const row of rows) {
     if (!row.loads) {
       log(`${row.name.padEnd(26)} | does not load here: ${row.error} | ${row.install}`);
@@ -272,8 +307,11 @@ async function main(): Promise<void> {
       `${row.name.padEnd(26)} | ${String(row.addMs).padStart(6)} ms | ${search.p50Ms.toFixed(3)} ${search.p95Ms.toFixed(3)} ms (${(search.p50Ms / reference).toFixed(2)}× hnswlib-node) | ${String(row.recall8).padStart(6)} % | ${row.loadMs === undefined ? 'in memory only'.padEnd(25) : `${row.saveMs} / ${row.loadMs} ms (${((row.bytes ?? 0) / 1048576).toFixed(1)} MB)`.padEnd(25)} | ${row.install}`,
     );
   }
-  log(`(Recall@8: the share of a candidate's 8 nearest that are as close as the exact 8th nearest; load average ${loadavg()[0]?.toFixed(1)} at the end)`);
-  if (args.json) process.stdout.write(`${JSON.stringify({ tools: tools.length, queries: queryVectors.length, rows })}\n`);
+  log(
+    `(Recall@8: the share of a candidate's 8 nearest that are as close as the exact 8th nearest; load average ${loadavg()[0]?.toFixed(1)} at the end)`,
+  );
+  if (args.json)
+    process.stdout.write(`${JSON.stringify({ tools: tools.length, queries: queryVectors.length, rows })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,9 @@ import wabtModule from 'wabt';
 export const KERNEL_TEXT_FILE = fileURLToPath(new URL('../src/dot-product-kernel.wat', import.meta.url));
 
 /** The generated module holding its bytes. */
-export const KERNEL_MODULE_FILE = fileURLToPath(new URL('../src/dot-product-kernel-wasm.ts', import.meta.url));
+export const KERNEL_MODULE_FILE = fileURLToPath(
+  new URL('../src/dot-product-kernel-wasm.ts', import.meta.url),
+);
 
 /** The kernel's bytes, base64. */
 export async function assembleDotProductKernel(): Promise<string> {

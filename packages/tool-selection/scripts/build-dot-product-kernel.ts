@@ -13,7 +13,9 @@ writeFileSync(
   KERNEL_MODULE_FILE,
   [
     '/** The dot-product kernel (dot-product-kernel.wat) assembled by scripts/build-dot-product-kernel.ts: do not edit. */',
-    `export const DOT_PRODUCT_KERNEL_WASM = '${base64}';`,
+    // Laid out as the formatter (biome) lays it out: the file is committed.
+    'export const DOT_PRODUCT_KERNEL_WASM =',
+    `  '${base64}';`,
     '',
   ].join('\n'),
 );

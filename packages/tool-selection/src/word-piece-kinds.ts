@@ -39,7 +39,8 @@ export function wordPieceVocabulary(
   tokens?: ReadonlyArray<string | undefined>,
 ): WordPieceVocabulary | undefined {
   const model = tokenizerJson.model;
-  if (model?.type !== 'WordPiece' || typeof model.vocab !== 'object' || model.vocab === null) return undefined;
+  if (model?.type !== 'WordPiece' || typeof model.vocab !== 'object' || model.vocab === null)
+    return undefined;
   let byId = tokens;
   if (byId === undefined) {
     const built: string[] = [];
@@ -55,7 +56,9 @@ export function wordPieceVocabulary(
     ...(model.continuing_subword_prefix === undefined
       ? {}
       : { continuingSubwordPrefix: model.continuing_subword_prefix }),
-    specialIds: new Set((tokenizerJson.added_tokens ?? []).filter((token) => token.special).map((token) => token.id)),
+    specialIds: new Set(
+      (tokenizerJson.added_tokens ?? []).filter((token) => token.special).map((token) => token.id),
+    ),
   };
 }
 

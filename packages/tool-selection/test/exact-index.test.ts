@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import { createTemporaryDirectories } from '@switchboard/test-helpers';
@@ -62,7 +62,9 @@ describe.each(['wasm-simd', 'javascript'] as const)('createExactIndex (kernel %s
       const hits = index.search(query, { limit: 10 });
       expect(hits.map((hit) => hit.id)).toEqual(bruteForce(stored, query, 10));
       expect(hits[0]?.score).toBeLessThanOrEqual(1);
-      expect(hits.every((hit, rank) => rank === 0 || hit.score <= (hits[rank - 1]?.score as number))).toBe(true);
+      expect(hits.every((hit, rank) => rank === 0 || hit.score <= (hits[rank - 1]?.score as number))).toBe(
+        true,
+      );
     }
     const [self] = index.search(stored.get('t10') as Float32Array, { limit: 1 });
     expect(self?.id).toBe('t10');
@@ -74,7 +76,10 @@ describe.each(['wasm-simd', 'javascript'] as const)('createExactIndex (kernel %s
     expect(index.search(new Float32Array(4), { limit: 5 })).toEqual([]);
     index.add('a', Float32Array.of(1, 0, 0, 0));
     index.add('b', Float32Array.of(0, 1, 0, 0));
-    expect(index.search(Float32Array.of(1, 0.1, 0, 0), { limit: 5 }).map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(index.search(Float32Array.of(1, 0.1, 0, 0), { limit: 5 }).map((hit) => hit.id)).toEqual([
+      'a',
+      'b',
+    ]);
     index.clear();
     expect(index.size).toBe(0);
     expect(index.search(Float32Array.of(1, 0, 0, 0))).toEqual([]);
@@ -99,6 +104,12 @@ describe.each(['wasm-simd', 'javascript'] as const)('createExactIndex (kernel %s
     expect(second.has('t7')).toBe(false);
     expect(second.search(query, { limit: 5 })).toEqual(first.search(query, { limit: 5 }));
 
+    // Without the scan's saved int8 form (an index saved by the JavaScript kernel), it is quantised again.
+    rmSync(join(persistDir, 'model-a_20', 'exact.i8'), { force: true });
+    const requantised = createExactIndex({ dimensions, persistDir, key: 'model-a@20', kernel });
+    expect(requantised.load()).toBe(true);
+    expect(requantised.search(query, { limit: 5 })).toEqual(first.search(query, { limit: 5 }));
+
     expect(createExactIndex({ dimensions, persistDir, key: 'model-b@20', kernel }).load()).toBe(false);
     expect(createExactIndex({ dimensions: 21, persistDir, key: 'model-a@20', kernel }).load()).toBe(false);
 
@@ -115,9 +126,12 @@ describe('createExactIndex', () => {
     expect(createExactIndex({ dimensions: 8 })).toMatchObject({
       specificationVersion: 'v1',
       kind: 'exact',
-      description: 'exact search over every vector (WebAssembly SIMD kernel)',
+      description:
+        'every vector scored: an int8 scan by a WebAssembly SIMD kernel, the best re-scored exactly',
     });
-    expect(createExactIndex({ dimensions: 8, kernel: 'javascript' }).description).toContain('plain JavaScript');
+    expect(createExactIndex({ dimensions: 8, kernel: 'javascript' }).description).toContain(
+      'plain JavaScript',
+    );
   });
 
   it('rejects a bad dimension or a vector of another length with INVALID_ARGUMENT', () => {

