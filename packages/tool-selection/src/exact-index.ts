@@ -208,16 +208,42 @@ export function createExactIndex(options: ExactIndexOptions): VectorIndex {
 
   function exactScore(row: number, query: Float32Array): number {
     const offset = row * dimensions;
+    // Four accumulators: independent additions the CPU can overlap.
     let a = 0;
     let b = 0;
-    // Two accumulators: independent additions the CPU can overlap.
+    let c = 0;
+    let d = 0;
     let j = 0;
-    for (; j + 1 < dimensions; j += 2) {
+    for (; j + 3 < dimensions; j += 4) {
       a += (vectors[offset + j] as number) * (query[j] as number);
       b += (vectors[offset + j + 1] as number) * (query[j + 1] as number);
+      c += (vectors[offset + j + 2] as number) * (query[j + 2] as number);
+      d += (vectors[offset + j + 3] as number) * (query[j + 3] as number);
     }
-    if (j < dimensions) a += (vectors[offset + j] as number) * (query[j] as number);
-    return a + b;
+    for (; j < dimensions; j++) a += (vectors[offset + j] as number) * (query[j] as number);
+    return a + b + (c + d);
+  }
+
+  /** Every row's exact score, in one loop (the JavaScript kernel's scan). */
+  function allScores(count: number): Float32Array {
+    const scores = new Float32Array(count);
+    const query = scratch;
+    const whole = dimensions - (dimensions % 4);
+    for (let row = 0, offset = 0; row < count; row++, offset += dimensions) {
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      for (let j = 0; j < whole; j += 4) {
+        a += (vectors[offset + j] as number) * (query[j] as number);
+        b += (vectors[offset + j + 1] as number) * (query[j + 1] as number);
+        c += (vectors[offset + j + 2] as number) * (query[j + 2] as number);
+        d += (vectors[offset + j + 3] as number) * (query[j + 3] as number);
+      }
+      for (let j = whole; j < dimensions; j++) a += (vectors[offset + j] as number) * (query[j] as number);
+      scores[row] = a + b + (c + d);
+    }
+    return scores;
   }
 
   function search(vector: Float32Array, searchOptions: { limit?: number } = {}): VectorHit[] {
@@ -230,9 +256,7 @@ export function createExactIndex(options: ExactIndexOptions): VectorIndex {
     if (kernel) {
       rows = bestPositions(kernel.score(scratch, count), Math.min(count, rescoreWindow(limit)));
     } else {
-      const scores = new Float32Array(count);
-      for (let row = 0; row < count; row++) scores[row] = exactScore(row, scratch);
-      rows = bestPositions(scores, limit);
+      rows = bestPositions(allScores(count), limit);
     }
     const ranked = Array.from(rows, (row) => ({ row, score: exactScore(row, scratch) }));
     // By score, then by row: ties resolve alike whichever scorer ran.
