@@ -1,6 +1,6 @@
 /**
  * Assembles src/dot-product-kernel.wat (WebAssembly text, SIMD) into src/dot-product-kernel-wasm.ts
- * with wabt, a dev dependency: the package ships the 358 bytes, not an assembler. Run after editing
+ * with wabt, a dev dependency: the package ships its bytes, not an assembler. Run after editing
  * the .wat file; test/dot-product-kernel.test.ts fails while the two disagree.
  *
  *   node --import tsx scripts/build-dot-product-kernel.ts
