@@ -17,13 +17,11 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ToolRegistry } from '@switchboard/core';
-import { createToolRegistry } from '@switchboard/core';
 import { percentiles } from '@switchboard/test-helpers';
 import type { Embedder, ToolSelector, ToolSelectorOptions } from '../src/index.js';
 import { createOfflineEmbedder, createToolSelector } from '../src/index.js';
-import type { DatasetTool } from './dataset.js';
 import { loadDataset } from './dataset.js';
-import { syntheticTools } from './synthetic-tools.js';
+import { everyNth, registryOf, toolsAtScale } from './dataset-at-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,26 +47,6 @@ interface Configuration {
   label: string;
   embedder: Embedder & { load(): Promise<unknown> };
   create(registry: ToolRegistry, persistDir: string, queryCacheSize?: number): ToolSelector;
-}
-
-function registryOf(tools: readonly DatasetTool[]): ToolRegistry {
-  const registry = createToolRegistry();
-  for (const tool of tools) {
-    registry.register({
-      server: tool.server ?? 'dataset',
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema ?? { type: 'object' },
-      ...(tool.server_description ? { meta: { serverDescription: tool.server_description } } : {}),
-    });
-  }
-  return registry;
-}
-
-function everyNth<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, index) => items[Math.floor(index * step)] as T);
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => Math.round((usage.user + usage.system) / 1000);
@@ -119,10 +97,7 @@ interface Figures {
 async function main(): Promise<void> {
   const scale = Number(args.scale);
   const dataset = loadDataset(args.data as string);
-  const tools =
-    scale <= dataset.tools.length
-      ? dataset.tools.slice(0, scale)
-      : [...dataset.tools, ...syntheticTools(scale - dataset.tools.length)];
+  const tools = toolsAtScale(dataset.tools, scale);
   const queries = everyNth(
     dataset.queries.map((item) => item.query),
     Number(args.queries),

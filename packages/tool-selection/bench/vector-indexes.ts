@@ -29,7 +29,7 @@ import {
   toToolDocument,
 } from '../src/index.js';
 import { loadDataset } from './dataset.js';
-import { syntheticTools } from './synthetic-tools.js';
+import { toolsAtScale } from './dataset-at-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -185,10 +185,7 @@ interface Row {
 async function main(): Promise<void> {
   const dataset = loadDataset(args.data as string);
   const count = Number(args.tools);
-  const tools = [...dataset.tools, ...syntheticTools(Math.max(0, count - dataset.tools.length))].slice(
-    0,
-    count,
-  );
+  const tools = toolsAtScale(dataset.tools, count);
   const embedder = createOfflineEmbedder();
   const info = await embedder.load();
   stored = await embedder.embed(tools.map((tool) => toEmbeddingText(toToolDocument(tool))));

@@ -27,7 +27,7 @@ import type { DotProductKernel } from './dot-product-kernel.js';
 import { createDotProductKernel } from './dot-product-kernel.js';
 import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 import type { VectorHit, VectorIndex } from './vector-index.js';
-import { indexFolderName } from './vector-index.js';
+import { checkIndexDimensions, indexFolderName } from './vector-index.js';
 
 /** Options of {@link createExactIndex}. */
 export interface ExactIndexOptions {
@@ -124,13 +124,7 @@ function rescoreWindow(limit: number): number {
 /** Creates an empty exact index (call `load()` to pick up a persisted one). */
 export function createExactIndex(options: ExactIndexOptions): VectorIndex {
   const { dimensions } = options;
-  if (!Number.isInteger(dimensions) || dimensions <= 0) {
-    throw new SwitchboardError({
-      code: ToolSelectionErrorCode.InvalidArgument,
-      message: `createExactIndex: dimensions must be a positive integer, got ${String(dimensions)}. Pass the embedder's dimensions after it has loaded.`,
-      context: { dimensions },
-    });
-  }
+  checkIndexDimensions('createExactIndex', dimensions);
   const key = options.key ?? 'default';
   const directory =
     options.persistDir === undefined ? undefined : join(options.persistDir, indexFolderName(key));

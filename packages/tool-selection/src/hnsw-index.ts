@@ -11,7 +11,7 @@ import { SwitchboardError } from '@switchboard/core';
 import { requireOptional } from './optional-dependency.js';
 import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 import type { VectorHit, VectorIndex } from './vector-index.js';
-import { indexFolderName } from './vector-index.js';
+import { checkIndexDimensions, indexFolderName } from './vector-index.js';
 
 /** Options of {@link createHnswIndex}. */
 export interface HnswIndexOptions {
@@ -90,13 +90,7 @@ function loadHnswlib(): Hnswlib {
 /** Creates an empty HNSW index (call `load()` to pick up a persisted one). */
 export function createHnswIndex(options: HnswIndexOptions): VectorIndex {
   const dimensions = options.dimensions;
-  if (!Number.isInteger(dimensions) || dimensions <= 0) {
-    throw new SwitchboardError({
-      code: ToolSelectionErrorCode.InvalidArgument,
-      message: `createHnswIndex: dimensions must be a positive integer, got ${String(dimensions)}. Pass the embedder's dimensions after it has loaded.`,
-      context: { dimensions },
-    });
-  }
+  checkIndexDimensions('createHnswIndex', dimensions);
   const space = options.space ?? 'cosine';
   const M = options.M ?? 16;
   const efConstruction = options.efConstruction ?? 200;

@@ -4,6 +4,8 @@
  * dependency) and the HNSW index (`hnsw-index.ts`, on the optional `hnswlib-node`). Versioned, so that a
  * future change of shape can coexist with indexes written against this one.
  */
+import { SwitchboardError } from '@switchboard/core';
+import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 
 /** One nearest neighbour. */
 export interface VectorHit {
@@ -40,6 +42,17 @@ export interface VectorIndex {
   load(): boolean;
   /** Removes every entry. */
   clear(): void;
+}
+
+/** Throws `INVALID_ARGUMENT` unless `dimensions` is a positive integer; `factory` names the caller. */
+export function checkIndexDimensions(factory: string, dimensions: unknown): asserts dimensions is number {
+  if (!Number.isInteger(dimensions) || (dimensions as number) <= 0) {
+    throw new SwitchboardError({
+      code: ToolSelectionErrorCode.InvalidArgument,
+      message: `${factory}: dimensions must be a positive integer, got ${String(dimensions)}. Pass the embedder's dimensions after it has loaded.`,
+      context: { dimensions },
+    });
+  }
 }
 
 /** Turns a persistence key (model id and dimensions) into a folder name that is safe on every file system. */
