@@ -1,14 +1,15 @@
 /**
- * The embedder of the commands that rank tools (`select`, `doctor`, `serve --select`).
+ * The embedder and vector index of the commands that rank tools (`select`, `doctor`, `serve --select`).
  *
- * - `SWITCHBOARD_EMBEDDING_MODEL` names a transformers.js model: that one, downloaded from the
- *   model hub into the model cache when it is not there yet (a warning, and the offline model,
- *   when it cannot be).
- * - Otherwise the default model, from the model cache only: when it is not there, the offline
- *   model this package ships is used at once, without a network attempt — where the hub is
- *   unreachable, each attempt cost a "fetch failed" warning on every command, and could take as
- *   long as the DNS resolver does to fail. A hint says once how to fetch the default model.
- * - `SWITCHBOARD_OFFLINE=1`: no network for any model.
+ * - By default, the offline model tool selection ships, in its exact index: the same rankings with
+ *   and without a network, nothing downloaded, nothing compiled.
+ * - `SWITCHBOARD_EMBEDDING_MODEL` names a transformers.js model (a hub id) instead: downloaded into the
+ *   model cache when it is not there yet, within `SWITCHBOARD_EMBEDDING_TIMEOUT_MS` (60 s by default).
+ *   It needs `@huggingface/transformers` installed beside the CLI; when it cannot load, a warning says
+ *   why and what to do, and the offline model ranks.
+ * - `SWITCHBOARD_OFFLINE=1`: no network for any model (a named one must be in the cache).
+ * - `SWITCHBOARD_VECTOR_INDEX=hnsw`: the HNSW index on `hnswlib-node` (installed beside the CLI; the
+ *   exact index stands in, with a warning, where it is not).
  *
  * The model cache is `~/.switchboard/models` (or `SWITCHBOARD_MODEL_CACHE`): beside the CLI's other
  * state, and writable where a global install's own folder is not.
@@ -16,96 +17,61 @@
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import {
+  createOfflineEmbedder,
   createTransformersEmbedder,
-  type EmbedderInfo,
-  type EmbedOptions,
+  type SelectorIndexOption,
   type TransformersEmbedder,
 } from '@switchboard/tool-selection';
 import type { CommandContext } from './cli-command.js';
+import { UsageError } from './cli-error.js';
 import { homeOf } from './cli-home.js';
-import { showHintOnce } from './cli-notices.js';
 
-/** The model a command ranks with when none is configured (tool selection's default). */
-export const defaultEmbeddingModel = 'Xenova/all-MiniLM-L6-v2';
-
-/** The variable that names the model to use (and so to download). */
+/** The variable that names a hub model to rank with (and so to download). */
 export const embeddingModelVariable = 'SWITCHBOARD_EMBEDDING_MODEL';
 
-/** The key under which the hint of {@link cliEmbedder} is remembered as shown. */
-export const embeddingModelHint = 'embedding-model';
+/** The variable that bounds a named model's load, in milliseconds. */
+export const embeddingTimeoutVariable = 'SWITCHBOARD_EMBEDDING_TIMEOUT_MS';
+
+/** The variable that picks the vector index: `exact` (the default) or `hnsw`. */
+export const vectorIndexVariable = 'SWITCHBOARD_VECTOR_INDEX';
 
 /** Where downloaded models are kept. */
 export function modelCacheOf(context: CommandContext): string {
   return context.io.env.SWITCHBOARD_MODEL_CACHE ?? join(homeOf(context), '.switchboard', 'models');
 }
 
+function loadTimeoutOf(context: CommandContext): number | undefined {
+  const value = context.io.env[embeddingTimeoutVariable];
+  if (value === undefined || value === '') return undefined;
+  const timeout = Number(value);
+  if (!Number.isInteger(timeout) || timeout <= 0) {
+    throw new UsageError(
+      `${embeddingTimeoutVariable} must be a whole number of milliseconds above 0, not "${value}".`,
+    );
+  }
+  return timeout;
+}
+
 /** The embedder of a command run. */
 export function cliEmbedder(context: CommandContext, logger: Logger): TransformersEmbedder {
-  const offline = context.io.env.SWITCHBOARD_OFFLINE === '1';
   const configured = context.io.env[embeddingModelVariable];
-  const cacheDir = modelCacheOf(context);
-  if (configured !== undefined && configured !== '') {
-    return createTransformersEmbedder({
-      model: configured,
-      cacheDir,
-      logger,
-      ...(offline ? { allowRemote: false } : {}),
-    });
-  }
-  const embedder = createTransformersEmbedder({
-    model: defaultEmbeddingModel,
-    cacheDir,
-    allowRemote: false,
-    // Not being in the cache is the expected case, not a problem: the hint below says what to do.
-    logger: demoteWarnings(logger),
-  });
-  if (offline) return embedder;
-  return withHintOnFallback(embedder, (info) => {
-    showHintOnce(
-      context,
-      embeddingModelHint,
-      `ranking with the offline model ${info.modelId}: ${defaultEmbeddingModel} is not in ${cacheDir} and is not downloaded unasked. To download it once: ${embeddingModelVariable}=${defaultEmbeddingModel} switchboard doctor (any transformers.js model id works). Shown once.`,
-    );
+  if (configured === undefined || configured === '') return createOfflineEmbedder();
+  const loadTimeoutMs = loadTimeoutOf(context);
+  // The default fallback (the offline model) keeps ranking when the named model cannot load; its
+  // warning says what failed and what to install or set.
+  return createTransformersEmbedder({
+    model: configured,
+    cacheDir: modelCacheOf(context),
+    logger,
+    ...(context.io.env.SWITCHBOARD_OFFLINE === '1' ? { allowRemote: false } : {}),
+    ...(loadTimeoutMs === undefined ? {} : { loadTimeoutMs }),
   });
 }
 
-/** `logger` with its warnings written as debug lines. */
-function demoteWarnings(logger: Logger): Logger {
-  type Args = Parameters<Logger['debug']>;
-  return {
-    debug: (...args: Args) => logger.debug(...args),
-    info: (...args: Args) => logger.info(...args),
-    warn: (...args: Args) => logger.debug(...args),
-    error: (...args: Args) => logger.error(...args),
-  } as Logger;
-}
-
-/** `embedder`, calling `onFallback` once when its first load fell back from the requested model. */
-function withHintOnFallback(
-  embedder: TransformersEmbedder,
-  onFallback: (info: EmbedderInfo) => void,
-): TransformersEmbedder {
-  let told = false;
-  const load = async (): Promise<EmbedderInfo> => {
-    const info = await embedder.load();
-    if (!told && info.fallbackReason !== undefined) onFallback(info);
-    told = true;
-    return info;
-  };
-  return {
-    specificationVersion: 'v1',
-    get modelId() {
-      return embedder.modelId;
-    },
-    get dimensions() {
-      return embedder.dimensions;
-    },
-    load,
-    async embed(texts: readonly string[], options?: EmbedOptions) {
-      await load();
-      return embedder.embed(texts, options);
-    },
-    info: () => embedder.info(),
-    close: async () => embedder.close?.(),
-  };
+/** The vector index of a command run (`undefined`: the selector's default, the exact index). */
+export function cliVectorIndex(context: CommandContext): SelectorIndexOption | undefined {
+  const value = context.io.env[vectorIndexVariable];
+  if (value === undefined || value === '' || value === 'exact') return undefined;
+  if (value === 'hnsw') return { kind: 'hnsw' };
+  throw new UsageError(`${vectorIndexVariable} must be exact or hnsw, not "${value}".`);
 }

@@ -22,7 +22,8 @@ const cliDist = new URL('../dist/', import.meta.url).href;
 
 /** Modules no start-up path of `--help`, `tools` or `call` may load, by what they are. */
 const heavy: Array<[string, RegExp]> = [
-  ['transformers.js', /\/node_modules\/@xenova\/transformers\//],
+  ['transformers.js', /\/node_modules\/@(xenova|huggingface)\/transformers\//],
+  ['the tokenizer of the offline model', /\/node_modules\/@huggingface\/tokenizers\//],
   ['onnxruntime', /\/node_modules\/onnxruntime-(node|web|common)\//],
   ['hnswlib', /\/node_modules\/hnswlib-node\//],
   ['the USE teacher', /\/node_modules\/@energetic-ai\//],

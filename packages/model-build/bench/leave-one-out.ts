@@ -1,8 +1,8 @@
 /**
  * Leave-one-dataset-out bench of the model build: for each labelled training folder, the whole model
  * build runs with the fine-tuning on the other folders only, and the folder left out is ranked by the
- * real selector on that model (createStaticEmbedder + createToolSelector: HNSW, BM25, the default
- * fusion). MetaTool is ranked by the model trained on all folders (the shipped recipe), and once
+ * real selector on that model (createStaticEmbedder + createToolSelector: its default vector index,
+ * BM25, the default fusion). MetaTool is ranked by the model trained on all folders (the shipped recipe), and once
  * more by one trained with half of MetaTool's queries too, tested on the other half (its tools then
  * are seen in training: never the headline). BFCL's no-tool queries give the abstain table.
  *

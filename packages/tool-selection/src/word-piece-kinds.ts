@@ -1,41 +1,83 @@
 /**
  * What each token id of a WordPiece vocabulary is — a word start, a `##` continuation, or neither —
- * so that a text without a known word can be embedded as zeros. Shared by the ONNX path
- * (`transformers-embedder.ts`) and the static pooling path (`static-embedder.ts`).
+ * so that a text without a known word can be embedded as zeros. Read from the tokenizer's
+ * `tokenizer.json` (the Hugging Face `tokenizers` format), not from a tokenizer library's objects, so
+ * that the static pooling path (`static-embedder.ts`) and the ONNX path (`transformers-embedder.ts`)
+ * share it whatever library tokenises.
  */
 
-/** The parts of a transformers.js tokenizer that {@link wordPieceKinds} reads. */
-export interface WordPieceTokenizerLike {
+/** The parts of a `tokenizer.json` that {@link wordPieceVocabulary} reads. */
+export interface TokenizerJsonLike {
   model?: {
-    constructor?: { name?: string };
-    tokens_to_ids?: Map<string, number>;
-    config?: { continuing_subword_prefix?: string };
+    type?: string;
+    vocab?: unknown;
+    continuing_subword_prefix?: string;
   };
-  all_special_ids?: number[];
+  added_tokens?: ReadonlyArray<{ id?: number; special?: boolean }>;
+}
+
+/** A WordPiece vocabulary, as {@link wordPieceKinds} needs it. */
+export interface WordPieceVocabulary {
+  /** Token text by id (a tokenizer library's id → token array, or one built from the JSON). */
+  tokens: ReadonlyArray<string | undefined>;
+  /** The prefix of continuation pieces. @default '##' */
+  continuingSubwordPrefix?: string;
+  /** Ids of the special tokens (`[CLS]`, …). */
+  specialIds: ReadonlySet<number | undefined>;
 }
 
 const WORD_START = 1;
 const CONTINUATION = 2;
 
 /**
- * For WordPiece vocabularies, what each token id is: a word start, a `##` continuation, or neither
+ * The vocabulary of a `tokenizer.json` whose model is WordPiece; undefined for other tokenizers (no
+ * such convention). `tokens`, when given (a tokenizer library has built it already), saves walking
+ * the JSON's vocabulary object, which costs tens of milliseconds at 50,000 tokens.
+ */
+export function wordPieceVocabulary(
+  tokenizerJson: TokenizerJsonLike,
+  tokens?: ReadonlyArray<string | undefined>,
+): WordPieceVocabulary | undefined {
+  const model = tokenizerJson.model;
+  if (model?.type !== 'WordPiece' || typeof model.vocab !== 'object' || model.vocab === null)
+    return undefined;
+  let byId = tokens;
+  if (byId === undefined) {
+    const built: string[] = [];
+    const vocab = model.vocab as Record<string, unknown>;
+    for (const token in vocab) {
+      const id = vocab[token];
+      if (typeof id === 'number' && Number.isInteger(id) && id >= 0) built[id] = token;
+    }
+    byId = built;
+  }
+  return {
+    tokens: byId,
+    ...(model.continuing_subword_prefix === undefined
+      ? {}
+      : { continuingSubwordPrefix: model.continuing_subword_prefix }),
+    specialIds: new Set(
+      (tokenizerJson.added_tokens ?? []).filter((token) => token.special).map((token) => token.id),
+    ),
+  };
+}
+
+/**
+ * What each token id of a WordPiece vocabulary is: a word start, a `##` continuation, or neither
  * (single characters, special tokens). A text without a known word — a word start not followed by
  * continuation pieces, as in "qwxz vbnmt" spelled out in letters and fragments — carries nothing a
  * model could have learnt: it is embedded as zeros, so the dense signal stays out of its ranking.
- * Undefined for other tokenizers (no such convention).
  */
-export function wordPieceKinds(tokenizer: WordPieceTokenizerLike): Uint8Array | undefined {
-  const model = tokenizer.model;
-  const vocabulary = model?.tokens_to_ids;
-  if (!vocabulary || model?.constructor?.name !== 'WordPieceTokenizer') return undefined;
-  const prefix = model.config?.continuing_subword_prefix ?? '##';
-  const special = new Set(tokenizer.all_special_ids ?? []);
-  let size = 0;
-  for (const id of vocabulary.values()) size = Math.max(size, id + 1);
-  const kinds = new Uint8Array(size);
-  for (const [token, id] of vocabulary) {
+export function wordPieceKinds(vocabulary: WordPieceVocabulary): Uint8Array {
+  const { tokens, specialIds } = vocabulary;
+  const prefix = vocabulary.continuingSubwordPrefix ?? '##';
+  const kinds = new Uint8Array(tokens.length);
+  for (let id = 0; id < tokens.length; id++) {
+    const token = tokens[id];
+    if (token === undefined) continue;
     if (token.startsWith(prefix)) kinds[id] = CONTINUATION;
-    else if (token.length > 1 && !special.has(id) && !/^\[.*\]$/.test(token)) kinds[id] = WORD_START;
+    else if (token.length > 1 && !specialIds.has(id) && !(token.startsWith('[') && token.endsWith(']')))
+      kinds[id] = WORD_START;
   }
   return kinds;
 }

@@ -1,5 +1,7 @@
+import { createServer, type IncomingMessage } from 'node:http';
 import type { Logger } from '@switchboard/core';
 import { SwitchboardError } from '@switchboard/core';
+import { freePort, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createOfflineEmbedder,
@@ -7,6 +9,7 @@ import {
   OFFLINE_MODEL_DIMS,
   OFFLINE_MODEL_ID,
   offlineDefaultModel,
+  ToolSelectionErrorCode,
 } from '../src/index.js';
 import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
 
@@ -118,13 +121,74 @@ describe('createTransformersEmbedder', () => {
     if (offlineDefaultModel()) {
       const info = await embedder.load();
       expect(info.modelId).toBe(OFFLINE_MODEL_ID);
-      expect(info.fallbackReason).toBeDefined();
+      expect(info.fallbackReason).toMatch(
+        /^Embedding model "no-such-org\/no-such-model" could not be loaded: \S/,
+      );
+      expect(info.fallbackCode).toBe(ToolSelectionErrorCode.EmbedderUnavailable);
       expect(logger.lines).toHaveLength(1);
       const [vector] = await embedder.embed(['read a file']);
       expect(vector).toHaveLength(info.dimensions);
     } else {
       await expect(embedder.load()).rejects.toThrow(/build:model/);
     }
+  });
+});
+
+describe('a hub model (opt-in by name, bounded load)', () => {
+  it('must be named: the offline model has its own factory', () => {
+    const error = (() => {
+      try {
+        createTransformersEmbedder({} as Parameters<typeof createTransformersEmbedder>[0]);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(SwitchboardError.hasCode(error, ToolSelectionErrorCode.InvalidArgument)).toBe(true);
+    expect((error as Error).message).toContain('createOfflineEmbedder()');
+  });
+
+  it('gives up after loadTimeoutMs with EMBEDDER_TIMEOUT, and aborts the download in flight', async () => {
+    let arrive: (request: IncomingMessage) => void = () => {};
+    const arrived = new Promise<IncomingMessage>((resolve) => {
+      arrive = resolve;
+    });
+    // A hub that takes requests and never answers: a stalled network.
+    await using hub = await listenOnRandomPort(createServer((request) => arrive(request)));
+    const embedder = createTransformersEmbedder({
+      model: 'Xenova/all-MiniLM-L6-v2',
+      remoteHost: hub.origin,
+      cacheDir: model.root,
+      loadTimeoutMs: 500,
+      fallback: false,
+    });
+    const failed = embedder.load().catch((caught: unknown) => caught);
+    const request = await arrived;
+    expect(request.url).toMatch(/^\/Xenova\/all-MiniLM-L6-v2\/resolve\/main\//);
+    const aborted = new Promise<void>((resolve) => request.once('close', () => resolve()));
+    const error = await failed;
+    expect(SwitchboardError.hasCode(error, ToolSelectionErrorCode.EmbedderTimeout)).toBe(true);
+    expect((error as Error).message).toContain(
+      'Embedding model "Xenova/all-MiniLM-L6-v2" did not load within 500 ms',
+    );
+    expect((error as SwitchboardError).context).toEqual({ model: 'Xenova/all-MiniLM-L6-v2', timeoutMs: 500 });
+    // The client hung up: the download does not run on unseen.
+    await aborted;
+  });
+
+  it('fails with EMBEDDER_UNAVAILABLE, naming the model and where it looked, when the hub cannot be reached', async () => {
+    const closedPort = await freePort();
+    const embedder = createTransformersEmbedder({
+      model: 'Xenova/all-MiniLM-L6-v2',
+      remoteHost: `http://127.0.0.1:${closedPort}`,
+      cacheDir: model.root,
+      fallback: false,
+    });
+    const error = await embedder.load().catch((caught: unknown) => caught);
+    expect(SwitchboardError.hasCode(error, ToolSelectionErrorCode.EmbedderUnavailable)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^Embedding model "Xenova\/all-MiniLM-L6-v2" could not be loaded: \S/);
+    expect(message).toContain(`then fetched from http://127.0.0.1:${closedPort}`);
+    expect(message).toContain('createOfflineEmbedder()');
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * `switchboard doctor`: what is wrong and where. Per server: spawn/connect result and time,
  * handshake, tool count, estimated tokens of its tool definitions, and the name and schema problems
- * each provider would have with its tools; then the active embedder and the config files read.
+ * each provider would have with its tools; then the embedder and vector index tool selection would
+ * use, and why (`doctor-selection.ts`); and the config files read.
  */
 import { createMcpClient, type McpClient, type ServerConfig, type ServerEntry } from '@switchboard/client';
 import {
@@ -17,10 +18,10 @@ import {
 } from '@switchboard/core';
 import { createTokenEstimator } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
-import { cliEmbedder } from '../cli-embedder.js';
 import { ExitCode } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
-import { cliLogger, loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { checkSelection, printSelection, type SelectionReport } from './doctor-selection.js';
 import { describeTarget } from './servers-command.js';
 
 const targets: SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
@@ -137,7 +138,7 @@ async function checkServer(server: string, entry: ServerConfig): Promise<ServerR
 function printReport(
   context: CommandContext,
   reports: ServerReport[],
-  embedder: Record<string, unknown>,
+  selection: SelectionReport,
   sources: Array<{ path: string; kind: string }>,
   warnings: string[],
 ): void {
@@ -182,14 +183,7 @@ function printReport(
     }
   }
   out();
-  out(palette.bold('Tool selection embedder:'));
-  if (embedder.error)
-    out(`  ${palette.red('unavailable')}: ${embedder.error} (selection falls back to BM25 only)`);
-  else {
-    out(`  ${embedder.modelId} (${embedder.dimensions} dims)`);
-    if (embedder.fallbackReason)
-      out(`  fallback from ${embedder.requestedModelId}: ${embedder.fallbackReason}`);
-  }
+  printSelection(out, palette, selection);
 }
 
 /** Runs `switchboard doctor` (its flags and help: `doctorCommandSpec`). */
@@ -208,26 +202,20 @@ export async function runDoctorCommand(context: CommandContext): Promise<number>
   );
   const progress = createProgress(context.io, `checking ${entries.length} servers…`);
   const reports = await Promise.all(entries.map(([name, entry]) => checkServer(name, entry)));
-  progress.update('loading the embedder…');
-  let embedderReport: Record<string, unknown>;
-  const embedder = cliEmbedder(context, cliLogger(context));
-  try {
-    embedderReport = { ...(await embedder.load()) };
-  } catch (error) {
-    embedderReport = { error: error instanceof Error ? error.message : String(error) };
-  } finally {
-    await embedder.close?.();
-  }
+  progress.update('loading the embedder and the vector index…');
+  const selection = await checkSelection(context);
   progress.done();
   if (context.global.json) {
     printJson(context, {
       sources: config.sources,
       warnings: config.warnings,
       servers: reports,
-      embedder: embedderReport,
+      // `embedder` as before (the info, or the error); `selection` says why, and which index.
+      embedder: selection.embedder ?? { error: selection.denseUnavailable?.reason },
+      selection,
     });
   } else {
-    printReport(context, reports, embedderReport, config.sources, config.warnings);
+    printReport(context, reports, selection, config.sources, config.warnings);
   }
   return reports.every((report) => report.ok) ? ExitCode.ok : ExitCode.failure;
 }

@@ -1,7 +1,7 @@
 /** `switchboard select "<query>"`: the tools tool selection would pick, with scores and token saving. */
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
-import { cliEmbedder } from '../cli-embedder.js';
+import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createProgress, formatTable } from '../cli-io.js';
 import { cliLogger, connectServers, loadCliConfig, printJson } from '../cli-session.js';
@@ -18,12 +18,15 @@ export async function runSelectCommand(context: CommandContext): Promise<number>
     throw new UsageError('--signals must be hybrid, dense or lexical.');
   }
 
+  // Before any server starts: a bad variable is a usage error with nothing to close.
+  const embedder = cliEmbedder(context, cliLogger(context));
+  const index = cliVectorIndex(context);
   const config = await loadCliConfig(context);
   const connection = await connectServers(context, config.mcpServers);
-  const embedder = cliEmbedder(context, cliLogger(context));
   const selector = createToolSelector({
     registry: connection.registry,
     embedder,
+    ...(index === undefined ? {} : { index }),
     logger: cliLogger(context),
   });
   try {

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
-import { cliEmbedder } from '../cli-embedder.js';
+import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
 import { registryStoreOf } from '../registry-store-of.js';
@@ -29,6 +29,10 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
   }
   const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
   const logger = cliLogger(context);
+  // Before any server starts: a bad variable is a usage error with nothing to close.
+  const ranking = values.select
+    ? { embedder: cliEmbedder(context, logger), index: cliVectorIndex(context) }
+    : undefined;
 
   const config = await loadCliConfig(context);
   // The gateway's handlers: an upstream's elicitation, sampling and roots requests cross to the
@@ -50,10 +54,11 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
       );
     });
   });
-  const selector = values.select
+  const selector = ranking
     ? createToolSelector({
         registry: connection.registry,
-        embedder: cliEmbedder(context, logger),
+        embedder: ranking.embedder,
+        ...(ranking.index === undefined ? {} : { index: ranking.index }),
         // Replicas share embeddings through the database: a restart embeds only changed tools.
         ...(stored?.postgres ? { embeddingStore: stored.postgres.embeddingStore } : {}),
         logger,

@@ -14,7 +14,7 @@ export function createFixtureModel(): { root: string; modelId: string; cleanup: 
 /** An embedder loading the fixture model from `root`, never the network. */
 export function createFixtureEmbedder(
   model: { root: string; modelId: string },
-  options: TransformersEmbedderOptions = {},
+  options: Partial<TransformersEmbedderOptions> = {},
 ) {
   return createTransformersEmbedder({
     model: model.modelId,
