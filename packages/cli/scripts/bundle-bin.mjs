@@ -26,6 +26,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Loaded on some paths only, or native: kept as imports (see above). */
 const external = [
+  '@switchboard/gateway',
   '@switchboard/server',
   '@switchboard/server/*',
   '@switchboard/tool-selection',

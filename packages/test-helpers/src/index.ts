@@ -13,6 +13,7 @@ export {
   type InMemoryConnection,
   type InMemoryServer,
 } from './in-memory-connection.js';
+export { envelope, post, type RawAnswer } from './modern-request.js';
 export {
   everythingStdio,
   filesystemStdio,

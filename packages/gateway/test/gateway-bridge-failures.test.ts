@@ -11,11 +11,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { McpConnection } from '@switchboard/client';
-import { serverScript } from '@switchboard/test-helpers';
+import { type ServeHandle, serve } from '@switchboard/server';
+import { envelope, post, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createGateway, type GatewayOptions, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type GatewayOptions } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
-import { envelope, post } from './fixtures/modern-request.js';
 import { startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { connectMcp, type McpConnection } from '@switchboard/client';
+import { asAgent, registerInMemoryTelemetry } from '@switchboard/test-helpers/telemetry';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
 import type { RecordedSpan } from './fixtures/traced-stdio-process.js';
 
 const telemetry = registerInMemoryTelemetry();

@@ -10,7 +10,7 @@
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ConnectMcpOptions, ServerRequestContext } from '@switchboard/client';
-import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
+import { JsonRpcErrorCode } from '@switchboard/server';
 
 function outsideAnyCall(method: string, context: ServerRequestContext): ProtocolError {
   return new ProtocolError(

@@ -5,9 +5,10 @@
  * goes on (before, the 2026-07-28 call failed with -32021, "needs the client capability roots").
  */
 
+import { type ServeHandle, serve } from '@switchboard/server';
 import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type Gateway } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
 
 const everything = serverScript('server-everything');

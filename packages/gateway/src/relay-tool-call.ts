@@ -9,7 +9,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallToolOptions } from '@switchboard/client';
 import { type Logger, type RegisteredTool, SwitchboardError } from '@switchboard/core';
-import type { ToolContext } from '../tools/define-tool.js';
+import type { ToolContext } from '@switchboard/server';
 import {
   type DownstreamRefusal,
   forwardClientRequests,

@@ -8,9 +8,10 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
+import { serve } from '@switchboard/server';
 import { serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createGateway, serve } from '../src/index.js';
+import { createGateway } from '../src/index.js';
 
 const everything = serverScript('server-everything');
 const config = { mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } };

@@ -9,8 +9,9 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ToolCallEvent } from '@switchboard/client';
 import type { Logger } from '@switchboard/core';
+import { type ServeHandle, serve } from '@switchboard/server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createGateway, type GatewayOptions, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type GatewayOptions } from '../src/index.js';
 import { startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 

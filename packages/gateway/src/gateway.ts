@@ -19,11 +19,15 @@ import {
 } from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
 import { createToolRegistry, discoverToolsDefaults, silentLogger } from '@switchboard/core';
-import { republishTool } from '../catalog/republish-tool.js';
-import { ServerError, ServerErrorCode } from '../errors/server-error.js';
-import { DefaultMcpServer, type McpServer } from '../server/mcp-server.js';
-import type { SkillsOptions } from '../skills/skills-provider.js';
-import type { RequestStateOptions } from '../tools/request-state-seal.js';
+import {
+  createMcpServer,
+  type McpServer,
+  type RequestStateOptions,
+  republishTool,
+  ServerError,
+  ServerErrorCode,
+  type SkillsOptions,
+} from '@switchboard/server';
 import { createDiscoverTool, type GatewayToolSelector } from './discover-tool.js';
 import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
@@ -103,101 +107,106 @@ export interface Gateway extends McpServer {
   close(): Promise<void>;
 }
 
-/** The server behind {@link createGateway}. */
-class GatewayServer extends DefaultMcpServer implements Gateway {
-  readonly clients: GatewayClients;
-  readonly #owned: boolean;
-  readonly #catalog: GatewayCatalog;
-  readonly #stops: Array<() => void> = [];
+/**
+ * The server behind {@link createGateway}: a `createMcpServer` over the registry of served tools,
+ * with the upstream set beside it (its status in `/health`, its changes mirrored), closed together.
+ */
+function createGatewayServer(
+  clients: GatewayClients,
+  owned: boolean,
+  options: GatewayOptions,
+  served: ToolRegistry,
+  catalog: GatewayCatalog,
+  bus: InMemoryServerEventBus,
+): Gateway {
+  const logger = options.logger ?? silentLogger;
+  const server = createMcpServer({
+    name: options.name ?? 'switchboard-gateway',
+    version: options.version ?? '1.0.0',
+    registry: served,
+    approval: options.approval ?? 'annotations',
+    allowApprovalTools: options.allowApprovalTools ?? false,
+    logger,
+    bus,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.debug !== undefined ? { debug: options.debug } : {}),
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+    ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
+    ...(options.skills !== undefined ? { skills: options.skills } : {}),
+    ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
+    ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
+  });
+  const stops: Array<() => void> = [];
+  server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
+  stops.push(mirrorUpstreamTools(server, clients, options, served));
+  // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
+  stops.push(clients.registry.subscribe(() => catalog.sync()));
+  const closeServer = server.close.bind(server);
+  return Object.assign(server, {
+    clients,
+    async close(): Promise<void> {
+      for (const stop of stops) stop();
+      catalog.close();
+      await closeServer();
+      if (owned) await clients.close?.();
+    },
+  });
+}
 
-  constructor(
-    clients: GatewayClients,
-    owned: boolean,
-    options: GatewayOptions,
-    served: ToolRegistry,
-    catalog: GatewayCatalog,
-    bus: InMemoryServerEventBus,
-  ) {
-    const logger = options.logger ?? silentLogger;
-    super({
-      name: options.name ?? 'switchboard-gateway',
-      version: options.version ?? '1.0.0',
-      registry: served,
-      approval: options.approval ?? 'annotations',
-      allowApprovalTools: options.allowApprovalTools ?? false,
-      logger,
-      bus,
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-      ...(options.debug !== undefined ? { debug: options.debug } : {}),
-      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
-      ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
-      ...(options.skills !== undefined ? { skills: options.skills } : {}),
-      ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
-      ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
-    });
-    this.clients = clients;
-    this.#owned = owned;
-    this.#catalog = catalog;
-    this.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
-    this.#mirrorUpstreamTools(options, served);
-    // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
-    this.#stops.push(clients.registry.subscribe(() => catalog.sync()));
-  }
-
-  #mirrorUpstreamTools(options: GatewayOptions, served: ToolRegistry): void {
-    const upstream = this.clients.registry;
-    const exposed = new Map<string, RegisteredTool>();
-    const expose = (tool: RegisteredTool) => {
-      served.register(republishTool(tool, relayingExecute(tool, this.clients, this.logger)));
-      exposed.set(tool.name, tool);
-    };
-    const selector = options.selector;
-    if (selector === undefined) for (const tool of upstream.list()) expose(tool);
-    // Mirror upstream changes (list_changed after reconnects, servers added or dropped).
-    this.#stops.push(
-      upstream.subscribe((event) => {
-        if (event.type === 'removed') {
-          if (exposed.delete(event.tool.name)) served.unregister(event.tool.name);
-          return;
-        }
-        if (
-          event.type === 'updated' &&
-          event.previous.name !== event.tool.name &&
-          exposed.delete(event.previous.name)
-        ) {
-          served.unregister(event.previous.name);
-        }
-        if (selector === undefined || exposed.has(event.tool.name)) expose(event.tool);
+/**
+ * Serves the upstream set's tools from `served` under their public names (or, with a selector,
+ * `discover_tools` and what it found), following the set's changes; returns the unsubscribe.
+ */
+function mirrorUpstreamTools(
+  server: McpServer,
+  clients: GatewayClients,
+  options: GatewayOptions,
+  served: ToolRegistry,
+): () => void {
+  const upstream = clients.registry;
+  const exposed = new Map<string, RegisteredTool>();
+  const expose = (tool: RegisteredTool) => {
+    served.register(republishTool(tool, relayingExecute(tool, clients, server.logger)));
+    exposed.set(tool.name, tool);
+  };
+  const selector = options.selector;
+  if (selector === undefined) for (const tool of upstream.list()) expose(tool);
+  // Mirror upstream changes (list_changed after reconnects, servers added or dropped).
+  const stop = upstream.subscribe((event) => {
+    if (event.type === 'removed') {
+      if (exposed.delete(event.tool.name)) served.unregister(event.tool.name);
+      return;
+    }
+    if (
+      event.type === 'updated' &&
+      event.previous.name !== event.tool.name &&
+      exposed.delete(event.previous.name)
+    ) {
+      served.unregister(event.previous.name);
+    }
+    if (selector === undefined || exposed.has(event.tool.name)) expose(event.tool);
+  });
+  if (selector !== undefined) {
+    served.register(
+      createDiscoverTool({
+        selector,
+        upstream,
+        exposed,
+        expose,
+        served,
+        isServed: (tool) => server.isServed(tool),
+        limit: options.discoverLimit ?? discoverToolsDefaults.limit,
+        maxExposed: options.maxExposedTools ?? 32,
       }),
     );
-    if (selector !== undefined) {
-      served.register(
-        createDiscoverTool({
-          selector,
-          upstream,
-          exposed,
-          expose,
-          served,
-          isServed: (tool) => this.isServed(tool),
-          limit: options.discoverLimit ?? discoverToolsDefaults.limit,
-          maxExposed: options.maxExposedTools ?? 32,
-        }),
-      );
-    }
   }
-
-  override async close(): Promise<void> {
-    for (const stop of this.#stops) stop();
-    this.#catalog.close();
-    await super.close();
-    if (this.#owned) await this.clients.close?.();
-  }
+  return stop;
 }
 
 /** Creates a gateway over many MCP servers. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? silentLogger;
-  let server: GatewayServer | undefined;
+  let server: Gateway | undefined;
   let clients: GatewayClients;
   let owned = false;
   if (options.clients) {
@@ -240,6 +249,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     ...(options.upstreamListTimeoutMs !== undefined ? { listTimeoutMs: options.upstreamListTimeoutMs } : {}),
   });
-  server = new GatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
+  server = createGatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
   return server;
 }

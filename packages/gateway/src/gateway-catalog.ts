@@ -43,14 +43,15 @@ import {
   withServerMeta,
 } from '@switchboard/client';
 import { type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
-import type {
-  CompletionArgument,
-  PromptProvider,
-  ProviderContext,
-  ResourceProvider,
-} from '../catalog/content-provider.js';
-import type { PromptContext } from '../catalog/prompt-definition.js';
-import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import {
+  type CompletionArgument,
+  type PromptContext,
+  type PromptProvider,
+  type ProviderContext,
+  type ResourceProvider,
+  ServerError,
+  ServerErrorCode,
+} from '@switchboard/server';
 import { type UpstreamListKind, UpstreamLists } from './upstream-lists.js';
 
 /** What the gateway needs of one upstream server's client (an `McpClient` of `@switchboard/client` fits). */

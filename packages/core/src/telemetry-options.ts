@@ -1,12 +1,11 @@
 /**
- * Where a connection's spans and metrics go. Typed structurally (the provider shapes are core's,
- * beside the loader and the provider resolution that read them), so the package's types never
- * need `@opentelemetry/api` (an optional peer): any OpenTelemetry `TracerProvider` and
- * `MeterProvider` fits.
+ * Where a connection's or a server's spans and metrics go. Typed structurally (the provider shapes
+ * are beside the loader and the provider resolution that read them), so no package's types need
+ * `@opentelemetry/api` (an optional peer): any OpenTelemetry `TracerProvider` and `MeterProvider`
+ * fits. Here, in core, because the client (`connectMcp`), the server (`createMcpServer`) and the
+ * gateway all take the same `telemetry` option.
  */
-import type { MeterProviderLike, TracerProviderLike } from '@switchboard/core';
-
-export type { MeterProviderLike, TracerProviderLike };
+import type { MeterProviderLike, TracerProviderLike } from './load-opentelemetry.js';
 
 /**
  * Tracing and metrics of MCP calls (OpenTelemetry semantic conventions for MCP). Without it, the

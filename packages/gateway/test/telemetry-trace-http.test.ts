@@ -11,9 +11,10 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { connectMcp, type McpConnection } from '@switchboard/client';
+import { type ServeHandle, serve } from '@switchboard/server';
+import { asAgent, registerInMemoryTelemetry } from '@switchboard/test-helpers/telemetry';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
-import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
+import { createGateway, type Gateway } from '../src/index.js';
 import { createTracedUpstream } from './fixtures/traced-upstream.js';
 
 const telemetry = registerInMemoryTelemetry();

@@ -18,9 +18,10 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { serverScript } from '@switchboard/test-helpers';
+import { type ServeHandle, serve } from '@switchboard/server';
+import { envelope, post, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type Gateway } from '../src/index.js';
 import {
   comparable,
   connectDownstream,
@@ -28,7 +29,6 @@ import {
   type DownstreamKind,
   scriptedAnswers,
 } from './fixtures/downstream-clients.js';
-import { envelope, post } from './fixtures/modern-request.js';
 import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { type SdkV2Upstream, startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 

@@ -10,9 +10,10 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectMcp } from '@switchboard/client';
+import { type ServeHandle, serve } from '@switchboard/server';
 import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type Gateway } from '../src/index.js';
 
 const everything = serverScript('server-everything');
 const upstream = { command: process.execPath, args: [everything, 'stdio'] };

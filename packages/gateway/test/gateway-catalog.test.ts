@@ -8,9 +8,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '@switchboard/client';
 import { createToolRegistry } from '@switchboard/core';
+import { serve } from '@switchboard/server';
 import { connectInMemory, everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createGateway, serve } from '../src/index.js';
+import { createGateway } from '../src/index.js';
 
 const everything = everythingStdio();
 const memory = { command: process.execPath, args: [serverScript('server-memory')] };

@@ -4,7 +4,7 @@
  * once a 2026-07-28 call resumed, and only while values increase (the context drops the others).
  */
 import type { Logger } from '@switchboard/core';
-import type { ToolContext } from '../tools/define-tool.js';
+import type { ToolContext } from '@switchboard/server';
 import type { RelayedTool } from './forward-client-requests.js';
 
 /** One progress update as the upstream sent it. */

@@ -9,8 +9,7 @@
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallServerRequestHandlers } from '@switchboard/client';
-import { toWireError } from '../errors/to-wire-error.js';
-import type { ToolContext } from '../tools/define-tool.js';
+import { type ToolContext, toWireError } from '@switchboard/server';
 
 /** The upstream tool a relayed call runs (for messages). */
 export interface RelayedTool {

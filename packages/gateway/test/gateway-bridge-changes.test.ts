@@ -14,8 +14,9 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { type ServeHandle, serve } from '@switchboard/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type Gateway } from '../src/index.js';
 import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { type SdkV2Upstream, startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
 

@@ -6,8 +6,10 @@
  * `notifications/cancelled` and a 2026-07-28 client's closed stream abort the upstream call, and
  * the upstream sees it (its tool's signal fires); the gateway keeps serving.
  */
+
+import { type ServeHandle, serve } from '@switchboard/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway, type Gateway, type ServeHandle, serve } from '../src/index.js';
+import { createGateway, type Gateway } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
 import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
 import { type SdkV2Upstream, startSdkV2Upstream } from './fixtures/sdk-v2-upstream.js';
