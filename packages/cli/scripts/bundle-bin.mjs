@@ -32,7 +32,10 @@ const external = [
   '@switchboard/server',
   '@switchboard/server/*',
   '@switchboard/tool-selection',
-  '@switchboard/client/*',
+  // The stores' subpaths, not `@switchboard/client/*`: `config-documents` (what host-config edits
+  // with) is the client's own code, bundled once with its root entry.
+  '@switchboard/client/sqlite-store',
+  '@switchboard/client/postgres-store',
   'jose',
   '@opentelemetry/api',
   'better-sqlite3',

@@ -64,18 +64,12 @@ export type { CircuitState } from './circuit-breaker.js';
 export type { ClientErrorOptions } from './client-error.js';
 export { ClientError, ClientErrorCode } from './client-error.js';
 export type {
-  AddServerOptions,
   ApprovalConfig,
   ApprovalMode,
-  ConfigFile,
-  ConfigFileUpdate,
   ConfigSource,
   ExpansionLocation,
-  ExportConfigOptions,
   ExportEntryContext,
   ExportedEntry,
-  ExportPlan,
-  ExportResult,
   HostEntry,
   HostFormat,
   HostId,
@@ -95,15 +89,12 @@ export type {
   VsCodeInput,
 } from './config/index.js';
 export {
-  addServer,
-  applyExportPlan,
   claudeDesktopConfigPath,
   clineSettingsPath,
   configEnvironmentVariable,
   configErrorCodes,
   defaultImportCandidates,
   expandVariables,
-  exportConfig,
   findProjectDirectory,
   hostFormats,
   hostIds,
@@ -112,10 +103,6 @@ export {
   isHostId,
   loadConfig,
   normalizeTransportType,
-  planExport,
-  readConfigFile,
-  removeServer,
-  updateConfigFile,
 } from './config/index.js';
 export type {
   DpopAlgorithm,

@@ -7,9 +7,10 @@
  * cut out, and every other line of the file stays exactly as it was (comments above a table stay
  * with it).
  */
+
+import { configErrorCodes } from '@switchboard/client';
+import { loadSmolToml } from '@switchboard/client/config-documents';
 import { SwitchboardError } from '@switchboard/core';
-import { configErrorCodes } from './config-error.js';
-import { loadSmolToml } from './config-libraries.js';
 
 /** The changes to make: entries to write (by name) and names to remove. */
 export interface TomlServerChanges {

@@ -7,12 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { configErrorCodes, type ServerConfig } from '@switchboard/client';
+import {
+  type ConfigIssue,
+  createInvalidConfigError,
+  describeType,
+  type JsoncDocument,
+  type JsonMember,
+  type JsonNode,
+  readJsoncFile,
+  validateServerEntry,
+} from '@switchboard/client/config-documents';
 import { SwitchboardError } from '@switchboard/core';
-import { type ConfigIssue, configErrorCodes, createInvalidConfigError } from './config-error.js';
-import type { JsoncDocument, JsonMember, JsonNode } from './jsonc-document.js';
-import { readJsoncFile } from './read-config-document.js';
-import type { ServerConfig } from './server-config.js';
-import { describeType, validateServerEntry } from './validate-server-config.js';
 
 /** A config file as read for editing. */
 export interface ConfigFile {
@@ -36,7 +42,8 @@ export interface AddServerOptions {
   overwrite?: boolean;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a JSON value is an object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

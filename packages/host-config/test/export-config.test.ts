@@ -7,12 +7,12 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ServerConfig } from '@switchboard/client';
+import { importConfig } from '@switchboard/client';
 import { SwitchboardError } from '@switchboard/core';
 import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyExportPlan, exportConfig, planExport } from '../../src/config/export-config.js';
-import { importConfig } from '../../src/config/import-config.js';
-import type { ServerConfig } from '../../src/config/server-config.js';
+import { applyExportPlan, exportConfig, planExport } from '../src/export-config.js';
 
 let temp: TemporaryDirectory;
 let home: string;

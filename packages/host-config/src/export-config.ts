@@ -5,29 +5,40 @@
  * `[mcp_servers.NAME]` tables). A plan comes first (before/after text and a unified diff, secrets
  * masked); writing keeps a backup of the old file beside it and refuses when the file changed
  * since the plan was made. References stay references, in the host's syntax; what each host does
- * with secrets is written in its module (`hosts/*.ts`).
+ * with secrets is written in its host module (`@switchboard/client`, `src/config/hosts/*.ts`).
  */
 import { constants } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
+import {
+  configErrorCodes,
+  createRedactor,
+  type HostFormat,
+  type HostId,
+  type HostLocation,
+  type HostLocationContext,
+  hostFormats,
+  hostIds,
+  isHostId,
+  type ServerConfig,
+  type VariableSource,
+} from '@switchboard/client';
+import {
+  createInvalidConfigError,
+  describeType,
+  isSecretName,
+  type JsoncDocument,
+  loadYaml,
+  parseConfigText,
+  parseJsonc,
+  type YamlConfigDocument,
+} from '@switchboard/client/config-documents';
 import { SwitchboardError } from '@switchboard/core';
 import type { YAMLSeq } from 'yaml';
-import { createRedactor } from '../redactor.js';
-import { configErrorCodes, createInvalidConfigError } from './config-error.js';
-import { deepEqual, rewriteJsonc, writeFileAtomic } from './config-file-editor.js';
-import { loadDiff, loadYaml } from './config-libraries.js';
-import type { VariableSource } from './expand-variables.js';
-import { isRecord } from './hosts/entry-mapping.js';
-import { isSecretName } from './hosts/env-references.js';
-import type { HostFormat, HostId, HostLocation, HostLocationContext } from './hosts/host-format.js';
-import { hostFormats, hostIds, isHostId } from './hosts/index.js';
-import { type JsoncDocument, parseJsonc } from './jsonc-document.js';
-import { parseConfigText } from './read-config-document.js';
-import type { ServerConfig } from './server-config.js';
+import { deepEqual, isRecord, rewriteJsonc, writeFileAtomic } from './config-file-editor.js';
+import { loadDiff } from './load-diff.js';
 import { editTomlServers } from './toml-section-editor.js';
-import { describeType } from './validate-server-config.js';
-import type { YamlConfigDocument } from './yaml-document.js';
 
 /** Options of {@link exportConfig} and {@link planExport}. */
 export interface ExportConfigOptions {

@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
 import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { loadConfig } from '@switchboard/client';
+import { parseJsonc } from '@switchboard/client/config-documents';
 import { SwitchboardError } from '@switchboard/core';
 import { createTemporaryDirectory, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,9 +12,7 @@ import {
   removeServer,
   rewriteJsonc,
   updateConfigFile,
-} from '../../src/config/config-file-editor.js';
-import { parseJsonc } from '../../src/config/jsonc-document.js';
-import { loadConfig } from '../../src/config/load-config.js';
+} from '../src/config-file-editor.js';
 
 let temp: TemporaryDirectory;
 
