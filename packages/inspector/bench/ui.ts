@@ -7,7 +7,7 @@
  *   DOM), a fresh browser context each run (empty cache), against a bare node:http static-file
  *   server serving the same bundle (navigation start → load event: the page cannot be shown
  *   sooner than its files arrive and run). Goal ≤ 1 s.
- * - the bundle: app.js + app.css gzipped (level 9, as build-ui.mjs counts). Goal ≤ 300 kB.
+ * - the bundle: app.js + app.css gzipped (level 9, as build-page.mjs counts). Goal ≤ 300 kB.
  * - the log view with 10,000 messages: time to render it (navigation start → first log row), then
  *   per filter keystroke and per scroll step the time from the input to the next painted frame,
  *   against the same wait with no input (the frame floor), long tasks (> 50 ms) seen meanwhile, and
