@@ -5,18 +5,16 @@
  * into a new file → import gives the same servers), and export into the fixture itself keeps its
  * comments and unrelated content, with a backup of what was there.
  */
-import { cp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HostId, importConfig, type ServerConfig } from '@switchboard/client';
 import {
+  copyHostConfigFixture,
   createTemporaryDirectory,
-  hostConfigFixtures,
   type TemporaryDirectory,
 } from '@switchboard/test-helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportConfig } from '../src/export-config.js';
-
-const fixtures = hostConfigFixtures();
 
 let temp: TemporaryDirectory;
 let home: string;
@@ -31,11 +29,7 @@ afterEach(async () => {
 });
 
 /** Copies a host's fixture folder into the temp folder; returns the copy's path. */
-async function fixture(host: string): Promise<string> {
-  const target = join(temp.path, 'fixture', host);
-  await cp(join(fixtures, host), target, { recursive: true });
-  return target;
-}
+const fixture = (host: string) => copyHostConfigFixture(host, temp.path);
 
 interface ExportCase {
   host: HostId;

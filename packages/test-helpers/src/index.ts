@@ -8,7 +8,7 @@ import './dispose-symbols.js';
 export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
-export { hostConfigFixtures } from './host-config-fixtures.js';
+export { copyHostConfigFixture, hostConfigFixtures } from './host-config-fixtures.js';
 export {
   type ConnectInMemoryOptions,
   connectInMemory,

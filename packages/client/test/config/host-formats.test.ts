@@ -4,9 +4,10 @@
  * `fixtures/hosts/<host>/…`): import with the mapped fields, and the Windows and macOS locations of
  * each host found. (Export into these files, and round trips, are @switchboard/host-config's tests.)
  */
-import { cp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  copyHostConfigFixture,
   createTemporaryDirectory,
   hostConfigFixtures,
   type TemporaryDirectory,
@@ -31,11 +32,7 @@ afterEach(async () => {
 });
 
 /** Copies a host's fixture folder into the temp folder; returns the copy's path. */
-async function fixture(host: string): Promise<string> {
-  const target = join(temp.path, 'fixture', host);
-  await cp(join(fixtures, host), target, { recursive: true });
-  return target;
-}
+const fixture = (host: string) => copyHostConfigFixture(host, temp.path);
 
 interface HostCase {
   host: HostId;
