@@ -92,6 +92,8 @@ export type { StdioServerTransportOptions } from './stdio/stdio-server-transport
 export { createStdioServerTransport } from './stdio/stdio-server-transport.js';
 export type { DetailedTask, TaskStatus } from './tasks/task-store.js';
 export { tasksExtensionId } from './tasks/task-store.js';
+export type { ApprovalPrompt } from './tools/approval-prompt.js';
+export { approvalPrompts } from './tools/approval-prompt.js';
 export type {
   DefinedTool,
   ToolContext,

@@ -8,6 +8,7 @@ import { createApprovalPolicy, createToolRegistry } from '@switchboard/core';
 import { republishTool } from '../catalog/republish-tool.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { createMcpServer, type McpServer } from '../server/mcp-server.js';
+import type { ApprovalPrompt } from '../tools/approval-prompt.js';
 import { type DefinedTool, defineTool, type ToolContext } from '../tools/define-tool.js';
 
 /** Runs the agent on one message; resolves with its answer. */
@@ -28,7 +29,12 @@ export interface ServeAgentOptions {
   tools?: Array<DefinedTool | RegisteredTool>;
   /** Approval policy for the directly exposed tools. @default 'annotations' */
   approval?: ApprovalPolicy | ApprovalMode;
-  /** Expose tools the policy says need a person's approval. @default false */
+  /** Where a person is asked about tools the policy says `ask` (as `createMcpServer`'s option). @default 'hide' */
+  approvalPrompt?: ApprovalPrompt;
+  /**
+   * Expose tools the policy says need a person's approval.
+   * @deprecated use `approvalPrompt`: `true` is `'host'`, `false` is `'hide'`.
+   */
   allowApprovalTools?: boolean;
   logger?: Logger;
   debug?: boolean;
@@ -118,6 +124,7 @@ export function serveAgent(options: ServeAgentOptions): McpServer {
     version: options.version ?? '1.0.0',
     registry,
     approval,
+    ...(options.approvalPrompt !== undefined ? { approvalPrompt: options.approvalPrompt } : {}),
     allowApprovalTools: options.allowApprovalTools ?? false,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.debug !== undefined ? { debug: options.debug } : {}),

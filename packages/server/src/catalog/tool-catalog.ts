@@ -1,13 +1,15 @@
 /**
- * The tools a server serves: a live core `ToolRegistry` seen through the approval policy, listed
+ * The tools a server serves: a live core `ToolRegistry` seen through the approval policy (`deny`
+ * hides a tool; `ask` marks it for a person's yes, or hides it under the `hide` prompt), listed
  * in a deterministic order (by name) and cached until the registry changes. Tools made with
  * `defineTool` are registered under the `local` group and kept here by name as well, so a call runs
  * the definition itself (a synchronous tool answers without a promise).
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ApprovalPolicy, RegisteredTool, ToolRegistry } from '@switchboard/core';
+import type { ApprovalPolicy, ApprovalResult, RegisteredTool, ToolRegistry } from '@switchboard/core';
 import { CallAbort } from '../cancellation/call-abort.js';
 import { silentChannel } from '../request/request-channel.js';
+import type { ApprovalNeed, ApprovalPrompt } from '../tools/approval-prompt.js';
 import { unavailableInputChannel } from '../tools/client-input-channel.js';
 import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
 import { toCallToolResult } from '../tools/to-call-tool-result.js';
@@ -40,6 +42,8 @@ export interface ServedTool {
   readonly listed: Tool;
   /** The `defineTool` definition, for local tools. */
   readonly local?: DefinedTool;
+  /** Set when the policy says `ask`: a person's yes is needed before each call. */
+  readonly approval?: ApprovalNeed;
 }
 
 /** Options of {@link ToolCatalog}. */
@@ -47,8 +51,8 @@ export interface ToolCatalogOptions {
   registry: ToolRegistry;
   /** Which registry tools may be served; none: every tool. */
   approval?: ApprovalPolicy;
-  /** Serve tools the policy says need a person's approval (never advertised read-only). */
-  allowApprovalTools: boolean;
+  /** Where a person is asked about tools the policy says `ask` (`hide`: not served). */
+  approvalPrompt: ApprovalPrompt;
   /** Called (once per tick) after the served tools changed. */
   onChange(): void;
 }
@@ -57,7 +61,7 @@ export interface ToolCatalogOptions {
 export class ToolCatalog {
   readonly registry: ToolRegistry;
   readonly #policy: ApprovalPolicy | undefined;
-  readonly #allowApprovalTools: boolean;
+  readonly #hideAsk: boolean;
   readonly #local = new Map<string, { definition: DefinedTool; execute: RegisteredTool['execute'] }>();
   #listed: Tool[] | undefined;
   #served: Map<string, ServedTool> | undefined;
@@ -66,7 +70,7 @@ export class ToolCatalog {
   constructor(options: ToolCatalogOptions) {
     this.registry = options.registry;
     this.#policy = options.approval;
-    this.#allowApprovalTools = options.allowApprovalTools;
+    this.#hideAsk = options.approvalPrompt === 'hide';
     this.registry.subscribe(() => {
       this.#listed = undefined;
       this.#served = undefined;
@@ -102,6 +106,17 @@ export class ToolCatalog {
     return this.#exposure(tool).exposed;
   }
 
+  /**
+   * Why a registry tool by this public name is not served (the policy's decision and reason), or
+   * undefined when no such tool is registered or it is served.
+   */
+  whyHidden(name: string): ApprovalResult | undefined {
+    const tool = this.registry.get(name);
+    if (tool === undefined) return undefined;
+    const exposure = this.#exposure(tool);
+    return exposure.exposed ? undefined : exposure.decision;
+  }
+
   /** Adds (or replaces) a `defineTool` tool. */
   addLocal(definition: DefinedTool): void {
     const structured = definition.outputSchema !== undefined;
@@ -129,17 +144,17 @@ export class ToolCatalog {
     });
   }
 
-  #exposure(tool: RegisteredTool): { exposed: boolean; needsApproval: boolean } {
-    if (this.#policy === undefined) return { exposed: true, needsApproval: false };
-    const { decision } = this.#policy.decide({
+  #exposure(tool: RegisteredTool): { exposed: boolean; decision?: ApprovalResult } {
+    if (this.#policy === undefined) return { exposed: true };
+    const decision = this.#policy.decide({
       name: tool.name,
       server: tool.server,
       originalName: tool.originalName,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
     });
-    if (decision === 'deny') return { exposed: false, needsApproval: false };
-    if (decision === 'ask') return { exposed: this.#allowApprovalTools, needsApproval: true };
-    return { exposed: true, needsApproval: false };
+    if (decision.decision === 'deny') return { exposed: false, decision };
+    if (decision.decision === 'ask') return { exposed: !this.#hideAsk, decision };
+    return { exposed: true };
   }
 
   #rebuild(): void {
@@ -147,8 +162,9 @@ export class ToolCatalog {
     const tools = [...this.registry.list()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const listed: Tool[] = [];
     for (const tool of tools) {
-      const { exposed, needsApproval } = this.#exposure(tool);
+      const { exposed, decision } = this.#exposure(tool);
       if (!exposed) continue;
+      const needsApproval = decision?.decision === 'ask';
       const entry: Tool = {
         name: tool.name,
         description: tool.description,
@@ -165,12 +181,12 @@ export class ToolCatalog {
       if (toolMeta !== undefined) entry._meta = toolMeta;
       listed.push(entry);
       const local = tool.server === localToolServer ? this.#local.get(tool.originalName) : undefined;
-      served.set(
-        tool.name,
-        local !== undefined && local.execute === tool.execute
-          ? { registered: tool, listed: entry, local: local.definition }
-          : { registered: tool, listed: entry },
-      );
+      served.set(tool.name, {
+        registered: tool,
+        listed: entry,
+        ...(local !== undefined && local.execute === tool.execute ? { local: local.definition } : {}),
+        ...(needsApproval ? { approval: { reason: decision.reason } } : {}),
+      });
     }
     this.#listed = listed;
     this.#served = served;

@@ -12,6 +12,7 @@ import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { LegacySession } from '../session/legacy-session.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
+import type { ApprovalPrompt } from '../tools/approval-prompt.js';
 import type { RequestStateSeal } from '../tools/request-state-seal.js';
 import type { SuspendedCalls } from '../tools/suspended-calls.js';
 
@@ -20,6 +21,10 @@ export interface ServerScope {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly tools: ToolCatalog;
+  /** Where a person is asked about tools whose policy says `ask`. */
+  readonly approvalPrompt: ApprovalPrompt;
+  /** Why a tool name that is not served is missing, beyond what the registry knows. */
+  readonly missingToolHint?: ((name: string) => string | undefined | Promise<string | undefined>) | undefined;
   readonly validator: ArgumentValidator;
   readonly resourceProviders: readonly ResourceProvider[];
   readonly promptProviders: readonly PromptProvider[];

@@ -16,6 +16,7 @@ import { toWireError } from '../errors/to-wire-error.js';
 import type { InboundRequest } from '../request/inbound-request.js';
 import type { TaskRecord } from '../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
+import { askForApproval } from '../tools/approval-prompt.js';
 import {
   type ClientInputChannel,
   sessionInputChannel,
@@ -69,6 +70,8 @@ export class ToolInvocation {
   readonly #structured: boolean;
   /** The cancellation the tool follows (the first round's, also for resumed rounds). */
   #runAbort: CallAbort;
+  /** A person said yes to this call (or an earlier round of it ran). */
+  #approved = false;
 
   constructor(request: InboundRequest, scope: ServerScope, tool: ServedTool, args: Record<string, unknown>) {
     this.#request = request;
@@ -195,7 +198,34 @@ export class ToolInvocation {
       : sessionInputChannel(session, this.#request.id, this.#request.abort);
   }
 
+  /**
+   * Marks the call as approved already: a retry whose sealed `requestState` this server issued for
+   * this tool comes from a round that ran, so its approval was given (or not needed) then.
+   */
+  approvedEarlier(): void {
+    this.#approved = true;
+  }
+
+  /** Runs the tool, first asking for a person's yes where its policy says `ask`. */
   #execute(context: ToolCallContext): unknown {
+    const need = this.#tool.approval;
+    const prompt = this.#scope.approvalPrompt;
+    if (need === undefined || this.#approved || prompt === 'hide') return this.#executeTool(context);
+    const { registered } = this.#tool;
+    const subject = {
+      name: registered.name,
+      server: registered.server,
+      originalName: registered.originalName,
+    };
+    return askForApproval(prompt, context, subject, need, this.#args).then((refused) => {
+      if (refused !== undefined) return refused;
+      // The legacy shim runs a multi-round tool again with each answer: one yes covers the call.
+      this.#approved = true;
+      return this.#executeTool(context);
+    });
+  }
+
+  #executeTool(context: ToolCallContext): unknown {
     const { local, registered } = this.#tool;
     if (local !== undefined) {
       return local.execute(

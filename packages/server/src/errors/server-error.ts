@@ -10,6 +10,8 @@ import { JsonRpcErrorCode } from './json-rpc-error-code.js';
 export const ServerErrorCode = {
   /** `tools/call` named a tool this server does not serve. */
   ToolNotFound: 'TOOL_NOT_FOUND',
+  /** `tools/call` named a tool the server has but does not serve: its approval policy hides it. */
+  ToolNotServed: 'TOOL_NOT_SERVED',
   /** `prompts/get` named a prompt this server does not serve. */
   PromptNotFound: 'PROMPT_NOT_FOUND',
   /** `resources/read` (or subscribe) named a URI no resource or template matches. */
@@ -56,6 +58,7 @@ export const serverErrorWire: Readonly<
   Record<ServerErrorCodeValue, { rpcCode: number; httpStatus: number }>
 > = {
   TOOL_NOT_FOUND: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 404 },
+  TOOL_NOT_SERVED: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 403 },
   PROMPT_NOT_FOUND: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 404 },
   RESOURCE_NOT_FOUND: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 404 },
   INVALID_PARAMS: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 400 },

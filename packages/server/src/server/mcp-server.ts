@@ -55,6 +55,7 @@ import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js'
 import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
 import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
 import { createRequestTelemetry, type RequestTelemetry } from '../telemetry/request-telemetry.js';
+import { type ApprovalPrompt, approvalPrompts } from '../tools/approval-prompt.js';
 import type { DefinedTool } from '../tools/define-tool.js';
 import { type RequestStateOptions, RequestStateSeal } from '../tools/request-state-seal.js';
 import { SuspendedCalls } from '../tools/suspended-calls.js';
@@ -89,12 +90,29 @@ export interface McpServerOptions {
    */
   skills?: SkillsOptions;
   /**
-   * Approval policy deciding which registry tools may be served: `deny` hides a tool, `ask` hides
-   * it unless `allowApprovalTools` (a person cannot approve over MCP). @default every tool is served
+   * Approval policy deciding which registry tools may be served and which need a person's yes:
+   * `deny` hides a tool; `ask` is handled as `approvalPrompt` says. @default every tool is served
    */
   approval?: ApprovalPolicy | ApprovalMode;
-  /** Serve tools the policy says need approval (never advertised `readOnlyHint: true`). @default false */
+  /**
+   * Where a person is asked about a tool the policy says `ask` (such a tool is never advertised
+   * `readOnlyHint: true`): `'auto'` through an elicitation when the client can answer one, else the
+   * call runs and the host's own confirmation asks; `'elicit'` always through an elicitation (a
+   * client that cannot answer one is refused); `'host'` never (the call runs); `'hide'` such tools
+   * are not served. @default 'hide' (`'host'` with `allowApprovalTools: true`)
+   */
+  approvalPrompt?: ApprovalPrompt;
+  /**
+   * Serve tools the policy says need approval (they run without asking).
+   * @deprecated use `approvalPrompt`: `true` is `'host'`, `false` is `'hide'`.
+   */
   allowApprovalTools?: boolean;
+  /**
+   * Says why a tool name `tools/call` asked for is not served, when the server knows more than its
+   * registry does (a gateway: an upstream tool its filters leave out, a name given without its
+   * namespace); added to the `TOOL_NOT_FOUND` error's message. @default none
+   */
+  missingToolHint?: (name: string) => string | undefined | Promise<string | undefined>;
   /** Argument validator (core's). @default createArgumentValidator() */
   validator?: ArgumentValidator;
   /** Where change events (list_changed, resource updates) go; put a shared bus here to fan out across processes. @default an in-memory bus */
@@ -166,7 +184,7 @@ export interface McpServer {
   listTools(): Tool[];
   /** One served tool as `tools/list` shows it, by public name. */
   getTool(name: string): Tool | undefined;
-  /** Whether this server would serve `tool` (its approval policy and `allowApprovalTools` allow it). */
+  /** Whether this server would serve `tool` (its approval policy and `approvalPrompt` allow it). */
   isServed(tool: RegisteredTool): boolean;
   /**
    * Calls a tool as `tools/call` would (validation, errors as `isError` results); an unknown tool
@@ -201,6 +219,19 @@ const methodNotification: Readonly<Record<ServerEvent['kind'], string>> = {
   resource_updated: 'notifications/resources/updated',
 };
 
+/** The approval prompt the options ask for (the deprecated `allowApprovalTools` read as one), checked. */
+function approvalPromptOf(options: McpServerOptions): ApprovalPrompt {
+  const prompt = options.approvalPrompt;
+  if (prompt === undefined) return options.allowApprovalTools === true ? 'host' : 'hide';
+  if (!approvalPrompts.includes(prompt)) {
+    throw new ServerError({
+      code: ServerErrorCode.ConfigInvalid,
+      message: `createMcpServer: approvalPrompt must be one of ${approvalPrompts.map((name) => `'${name}'`).join(', ')}, not ${JSON.stringify(prompt)}.`,
+    });
+  }
+  return prompt;
+}
+
 /** The server behind {@link createMcpServer}. */
 export class DefaultMcpServer implements McpServer, ServerScope {
   readonly name: string;
@@ -211,6 +242,8 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly debug: boolean;
   readonly registry: ToolRegistry;
   readonly tools: ToolCatalog;
+  readonly approvalPrompt: ApprovalPrompt;
+  readonly missingToolHint: McpServerOptions['missingToolHint'];
   readonly validator: ArgumentValidator;
   readonly resourceProviders: readonly ResourceProvider[];
   readonly promptProviders: readonly PromptProvider[];
@@ -256,10 +289,12 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     this.seal = new RequestStateSeal(options.requestState);
     this.suspended = new SuspendedCalls(this.seal.ttlMs);
     this.registry = options.registry ?? createToolRegistry({ logger: this.logger });
+    this.approvalPrompt = approvalPromptOf(options);
+    this.missingToolHint = options.missingToolHint;
     this.tools = new ToolCatalog({
       registry: this.registry,
       ...(options.approval !== undefined ? { approval: toPolicy(options.approval) } : {}),
-      allowApprovalTools: options.allowApprovalTools ?? false,
+      approvalPrompt: this.approvalPrompt,
       onChange: () => this.bus.publish({ kind: 'tools_list_changed' }),
     });
     for (const tool of options.tools ?? []) this.tools.addLocal(tool);
