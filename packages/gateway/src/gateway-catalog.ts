@@ -69,6 +69,7 @@ export type GatewayUpstreamClient = Pick<
       | 'complete'
       | 'onClose'
       | 'callTool'
+      | 'listTools'
       | 'era'
       | 'onResourcesChanged'
       | 'onPromptsChanged'

@@ -18,8 +18,14 @@ import {
   type TelemetrySetting,
 } from '@switchboard/client';
 import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
-import { createToolRegistry, discoverToolsDefaults, silentLogger } from '@switchboard/core';
 import {
+  createApprovalPolicy,
+  createToolRegistry,
+  discoverToolsDefaults,
+  silentLogger,
+} from '@switchboard/core';
+import {
+  type ApprovalPrompt,
   createMcpServer,
   type McpServer,
   type RequestStateOptions,
@@ -32,6 +38,7 @@ import { createDiscoverTool, type GatewayToolSelector } from './discover-tool.js
 import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
+import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
 
 // Named from here by the package entry; declared where the files that need them can import them one way.
@@ -58,9 +65,24 @@ export interface GatewayOptions {
   discoverLimit?: number;
   /** Most discovered tools kept exposed (oldest dropped first). @default 32 */
   maxExposedTools?: number;
-  /** Which upstream tools may be served: `ask` ones are hidden unless `allowApprovalTools`. @default 'annotations' */
+  /**
+   * Which upstream tools are served and which need a person's yes: `deny` hides a tool, `ask` is
+   * handled as `approvalPrompt` says.
+   * @default each tool's decision in the upstream set (its server's `approval` setting in the config), else 'annotations'
+   */
   approval?: ApprovalPolicy | ApprovalMode;
-  /** Serve tools that need a person's approval (they run without asking). @default false */
+  /**
+   * Where a person is asked about an `ask` tool, which is listed with its annotations (never
+   * read-only): `'auto'` through an elicitation when the downstream client can answer one (either
+   * era), else the call is relayed and the host's own per-call confirmation asks; `'elicit'` always
+   * through an elicitation (a client that cannot answer one is refused); `'host'` never (relayed);
+   * `'hide'` such tools are not served. @default 'auto'
+   */
+  approvalPrompt?: ApprovalPrompt;
+  /**
+   * Serve tools that need a person's approval, relayed without asking.
+   * @deprecated such tools are served by default now (`approvalPrompt: 'auto'`); `true` is `approvalPrompt: 'host'`.
+   */
   allowApprovalTools?: boolean;
   /**
    * Serve the upstreams' resources and resource templates (URIs kept, or `<server>+<uri>` when two
@@ -108,6 +130,19 @@ export interface Gateway extends McpServer {
 }
 
 /**
+ * The policy of a gateway given none: each upstream tool's own decision in the set (a `connectMcp`
+ * set decides by its server's `approval` setting, so a config's allow and deny rules hold through
+ * the gateway), else the annotations, as MCP reads them.
+ */
+function upstreamApprovalPolicy(clients: GatewayClients): ApprovalPolicy {
+  const byAnnotations = createApprovalPolicy({ mode: 'annotations' });
+  return {
+    specificationVersion: 'v1',
+    decide: (request) => clients.registry.get(request.name)?.approval?.() ?? byAnnotations.decide(request),
+  };
+}
+
+/**
  * The server behind {@link createGateway}: a `createMcpServer` over the registry of served tools,
  * with the upstream set beside it (its status in `/health`, its changes mirrored), closed together.
  */
@@ -124,8 +159,9 @@ function createGatewayServer(
     name: options.name ?? 'switchboard-gateway',
     version: options.version ?? '1.0.0',
     registry: served,
-    approval: options.approval ?? 'annotations',
-    allowApprovalTools: options.allowApprovalTools ?? false,
+    approval: options.approval ?? upstreamApprovalPolicy(clients),
+    approvalPrompt: options.approvalPrompt ?? (options.allowApprovalTools === true ? 'host' : 'auto'),
+    missingToolHint: createMissingToolHint(clients),
     logger,
     bus,
     ...(options.instructions ? { instructions: options.instructions } : {}),

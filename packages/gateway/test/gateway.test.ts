@@ -178,13 +178,21 @@ describe('createGateway', () => {
     const sum = await client.callTool({ name: 'mcp__everything__get-sum', arguments: { a: 1, b: 2 } });
     expect(JSON.stringify(sum.content)).toContain('3');
   }, 90_000);
-  test('discover_tools only reports tools the gateway serves (not those needing approval)', async () => {
+  test('discover_tools only reports tools the gateway serves (not those its approval policy denies)', async () => {
     const filesystem = serverScript('server-filesystem');
     const root = mkdtempSync(join(tmpdir(), 'gateway-discover-'));
     cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
     const gateway = await createGateway({
-      // server-filesystem has tools that need approval (write_file, move_file...).
-      config: { mcpServers: { files: { command: process.execPath, args: [filesystem, root] } } },
+      // The entry's approval rules hold through the gateway: denied tools are not served.
+      config: {
+        mcpServers: {
+          files: {
+            command: process.execPath,
+            args: [filesystem, root],
+            approval: { deny: ['write_file', 'move_file', 'edit_file'] },
+          },
+        },
+      },
       // Every upstream tool is a hit: the gateway itself must leave out what it will not serve.
       selector: { select: async () => gateway.clients.registry.list().map((tool) => ({ name: tool.name })) },
       discoverLimit: 50,
