@@ -56,6 +56,12 @@ export {
 } from './mcp-semantic-conventions.js';
 export { compileNameGlob } from './name-glob.js';
 export type {
+  NativeAddonFailure,
+  NativeAddonFailureKind,
+  NativeAddonFailureOptions,
+} from './native-addon-failure.js';
+export { describeNativeAddonFailure } from './native-addon-failure.js';
+export type {
   MaybePromise,
   RegistryStore,
   StoredConnectResult,

@@ -10,8 +10,10 @@
 
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
+  describeNativeAddonFailure,
   type RegistryStore,
   type StoredConnectResult,
   type StoredServer,
@@ -49,8 +51,16 @@ export function defaultStorePath(home: string = process.env.SWITCHBOARD_HOME ?? 
   return join(home, '.switchboard', 'registry.db');
 }
 
-/** Error codes of the SQLite store. */
-export type SqliteStoreErrorCode = 'STORE_DEPENDENCY_MISSING' | 'STORE_CORRUPT' | 'STORE_UNAVAILABLE';
+/**
+ * Error codes of the SQLite store. `STORE_DRIVER_UNLOADABLE`: better-sqlite3 is installed but its
+ * native addon cannot be loaded by this Node.js (built for another Node version, or never built);
+ * the message names the rebuild command, the context says which (`kind`, `addonAbi`, `nodeAbi`).
+ */
+export type SqliteStoreErrorCode =
+  | 'STORE_DEPENDENCY_MISSING'
+  | 'STORE_DRIVER_UNLOADABLE'
+  | 'STORE_CORRUPT'
+  | 'STORE_UNAVAILABLE';
 
 /**
  * A SQLite registry store. The file opens on first use (or on `ready()`), so creating the store
@@ -185,8 +195,39 @@ async function openDatabase(location: string, busyTimeoutMs: number): Promise<Da
   }
 }
 
+/** Where better-sqlite3 is installed (for the rebuild advice); undefined where it cannot be told. */
+function driverFolder(): string | undefined {
+  try {
+    const entry = fileURLToPath(import.meta.resolve('better-sqlite3'));
+    const marker = `${sep}node_modules${sep}better-sqlite3${sep}`;
+    const at = entry.lastIndexOf(marker);
+    return at === -1 ? dirname(entry) : entry.slice(0, at + marker.length - 1);
+  } catch {
+    return undefined;
+  }
+}
+
 function openError(error: unknown, path: string): SwitchboardError {
   if (SwitchboardError.isInstance(error)) return error;
+  // The driver loads its native addon when the first database opens: a build for another Node
+  // fails here, and that, not the file, is what the user must fix.
+  const installedAt = driverFolder();
+  const addon = describeNativeAddonFailure(error, 'better-sqlite3', installedAt ? { installedAt } : {});
+  if (addon !== undefined) {
+    return new SwitchboardError({
+      code: 'STORE_DRIVER_UNLOADABLE',
+      message: `Registry store "${path}" cannot be opened: ${addon.message}`,
+      context: {
+        path,
+        package: addon.package,
+        kind: addon.kind,
+        rebuild: addon.rebuild,
+        ...(addon.addonAbi !== undefined ? { addonAbi: addon.addonAbi } : {}),
+        ...(addon.nodeAbi !== undefined ? { nodeAbi: addon.nodeAbi } : {}),
+      },
+      cause: error,
+    });
+  }
   const code = (error as { code?: unknown }).code;
   const reason = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
