@@ -20,6 +20,7 @@ import { UsageError } from './cli-error.js';
 import { homeOf } from './cli-home.js';
 import { createProgress } from './cli-io.js';
 import { cliLogLevelOf, showsLogLevel } from './cli-log-level.js';
+import { cliVersion } from './cli-version.js';
 import { commandStoreOf } from './registry-store-of.js';
 import { didYouMean } from './suggest.js';
 
@@ -87,7 +88,8 @@ export async function connectServers(
   const logger = showsLogLevel(context.io.env, 'info') ? cliLogger(context) : silentLogger;
   const stored =
     options.store === undefined && context.io.env.SWITCHBOARD_STORE !== 'off'
-      ? await commandStoreOf(context, logger)
+      ? // A broken store is worth a warning at the default level (the connection's lines are not).
+        await commandStoreOf(context, cliLogger(context))
       : undefined;
   try {
     const connection = await connectMcp(servers as McpServers, {
@@ -97,7 +99,7 @@ export async function connectServers(
       // `node --import` preload: nothing else in a CLI process can register one); otherwise the
       // client does not load the API at all, ~50 modules on the way to the first server.
       ...(openTelemetryRegistered() ? {} : { telemetry: false }),
-      clientInfo: { name: 'switchboard-cli', version: '0.0.0' },
+      clientInfo: { name: 'switchboard-cli', version: cliVersion() },
       // Every call the CLI makes is recorded, so `switchboard stats` and `tools --sort usage` see it.
       // A SQLite file is written as the command ends; without better-sqlite3 it is skipped (said
       // only under --verbose).

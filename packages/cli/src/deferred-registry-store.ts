@@ -21,7 +21,7 @@ export interface DeferredRegistryStoreOptions {
   location: string;
   /** Opens the real store (at the first `flush` or `close`). */
   open(): Promise<RegistryStore>;
-  /** Where a store that cannot be opened or written is reported (once). */
+  /** Where a store that cannot be opened or written is reported (once: a warning, or debug when the driver is not installed). */
   logger: Logger;
 }
 
@@ -50,11 +50,14 @@ export function createDeferredRegistryStore(options: DeferredRegistryStoreOption
   const report = (error: unknown) => {
     if (failed) return;
     failed = true;
-    options.logger.warn(
-      `registry store ${options.location} unavailable; this run's usage is not recorded: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
+    // Without the optional driver the store is simply off (said under --verbose); a store that is
+    // there but broken (a driver built for another Node.js, a file it cannot write) is for the user to fix.
+    const missing = (error as { code?: unknown } | undefined)?.code === 'STORE_DEPENDENCY_MISSING';
+    const line = `registry store ${options.location} unavailable; this run's usage is not recorded: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+    if (missing) options.logger.debug(line);
+    else options.logger.warn(line);
   };
 
   // Opens the store (once) and writes what is queued, one write at a time, in order.

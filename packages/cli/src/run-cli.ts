@@ -25,6 +25,7 @@ function overview(commands: CliCommand[]): string {
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     globalHelp,
+    '  -V, --version   print the version of switchboard',
     '',
     "Run 'switchboard <command> --help' for a command's options, 'switchboard completion --help' for shell completion.",
   ].join('\n');
@@ -79,8 +80,10 @@ export async function runCli(argv: string[], io: CliIo, commands: CliCommand[]):
     io.stdout.write(`${overview(commands)}\n`);
     return name ? ExitCode.ok : ExitCode.usage;
   }
-  if (name === '--version' || name === '-v') {
-    io.stdout.write(`${process.env.npm_package_version ?? 'switchboard'}\n`);
+  if (name === '--version' || name === '-v' || name === '-V') {
+    // Loaded here only: the one run that needs the cli's package.json.
+    const { cliVersion } = await import('./cli-version.js');
+    io.stdout.write(`${cliVersion()}\n`);
     return ExitCode.ok;
   }
   const command = commands.find((candidate) => candidate.name === name);

@@ -275,6 +275,19 @@ describe('switchboard tools / call / inspect against real servers', () => {
     expect(run.stderr).toContain("'mcp__everything__echo'");
   });
 
+  it('says why a tool is missing: left out by excludeTools, or called by its name on its server', async () => {
+    const filtered = join(sandbox.root, 'filtered.json');
+    sandbox.writeConfig(filtered, { everything: everythingStdio({ excludeTools: ['get-sum'] }) });
+    const excluded = await sandbox.run(['call', 'mcp__everything__get-sum', '--config', filtered]);
+    expect(excluded.code).toBe(1);
+    expect(excluded.stderr).toContain(
+      "It is tool 'get-sum' of server 'everything', which its includeTools / excludeTools in the config leave out",
+    );
+    const bare = await sandbox.run(['call', 'get-env', '--config', filtered]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("called by their namespaced names: 'mcp__everything__get-env'");
+  });
+
   it('asks before a destructive tool; refuses without a terminal or --yes; runs with --yes', async () => {
     const args = JSON.stringify({ path: join(dataDir, 'out.txt'), content: 'written' });
     let run = await sandbox.run(['call', 'mcp__files__write_file', '--args', args, '--config', configFile]);

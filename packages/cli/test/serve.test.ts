@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
   Client as ModernClient,
@@ -11,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpClient } from '@switchboard/client';
-import { everythingStdio, serverScript } from '@switchboard/test-helpers';
+import { everythingStdio, filesystemStdio, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
 
@@ -263,6 +264,134 @@ describe('switchboard serve', () => {
     const run = await sandbox.run(['serve', '--port', '4000', '--config', configFile]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--http');
+  });
+});
+
+/** Resolves with the first match of `pattern` in what `stream` writes. */
+function waitForText(stream: Readable, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (match) {
+        stream.off('data', onData);
+        resolve(match);
+      }
+    };
+    stream.on('data', onData);
+    stream.once('end', () => reject(new Error(`stream ended before ${pattern}: ${seen}`)));
+  });
+}
+
+describe('switchboard serve: approval, and counts that agree', () => {
+  const approvalConfig = join(sandbox.root, 'approval.json');
+  const dataDir = join(sandbox.root, 'approval-data');
+
+  beforeAll(() => {
+    mkdirSync(dataDir, { recursive: true });
+    sandbox.writeConfig(approvalConfig, {
+      // echo is denied by a rule (hidden: the one approval decision that hides), get-sum filtered out.
+      everything: everythingStdio({ approval: { deny: ['echo'] }, excludeTools: ['get-sum'] }),
+      // write_file, edit_file, move_file need a person's yes (no readOnlyHint; destructive).
+      files: filesystemStdio(dataDir),
+    });
+  });
+
+  /** `switchboard serve` over stdio as a host runs it, its stderr kept; resolves once the banner is out. */
+  async function serveStdio(extra: string[]) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--config', approvalConfig, ...extra],
+      env: { ...sandbox.env, SWITCHBOARD_LOG: 'warn' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const banner = waitForText(transport.stderr as Readable, /switchboard: serving (\d+) tools? [^\n]*\n/);
+    const client = new LegacyClient({ name: 'host', version: '1.0.0' });
+    await client.connect(transport);
+    const [line, count] = await banner;
+    return { client, line, count: Number(count) };
+  }
+
+  const callError = (client: LegacyClient, name: string) =>
+    client.callTool({ name, arguments: {} }).then(
+      (result) => `no error: ${JSON.stringify(result)}`,
+      (error: Error) => error.message,
+    );
+
+  it('by default lists the tools that need approval; the banner counts what tools/list returns; a missing tool says why', async () => {
+    const { client, line, count } = await serveStdio([]);
+    try {
+      const tools = (await client.listTools()).tools;
+      const names = tools.map((tool) => tool.name);
+      expect(count).toBe(tools.length);
+      expect(line).toContain('(approval auto; 1 more denied by approval rules, not served)');
+      const write = tools.find((tool) => tool.name === 'mcp__files__write_file');
+      expect(write?.annotations?.readOnlyHint).toBe(false);
+      expect(names).toContain('mcp__everything__get-env');
+      expect(names).not.toContain('mcp__everything__echo');
+      expect(names).not.toContain('mcp__everything__get-sum');
+
+      expect(await callError(client, 'mcp__everything__echo')).toContain(
+        'deny glob "echo" of server "everything"',
+      );
+      expect(await callError(client, 'mcp__everything__get-sum')).toContain('includeTools / excludeTools');
+      // A host that cannot be asked through an elicitation (none declared): the call runs, its host confirms.
+      const file = join(dataDir, 'written.txt');
+      const written = await client.callTool({
+        name: 'mcp__files__write_file',
+        arguments: { path: file, content: 'asked by the host' },
+      });
+      expect(written.isError ?? false).toBe(false);
+      expect(readFileSync(file, 'utf8')).toBe('asked by the host');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--approval hide: tools that need approval are not listed, the banner agrees, and a call says why', async () => {
+    const { client, line, count } = await serveStdio(['--approval', 'hide']);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(count).toBe(names.length);
+      expect(line).toContain('approval hide');
+      expect(names).toContain('mcp__files__read_text_file');
+      expect(names).not.toContain('mcp__files__write_file');
+      expect(await callError(client, 'mcp__files__write_file')).toContain("approval prompt 'hide'");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses an unknown --approval (exit 2); --allow-approval-tools still works, as --approval host, with a warning', async () => {
+    const wrong = await sandbox.run(['serve', '--config', approvalConfig, '--approval', 'ask']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--approval takes auto, elicit, host, hide');
+    const both = await sandbox.run([
+      'serve',
+      '--config',
+      approvalConfig,
+      '--approval',
+      'hide',
+      '--allow-approval-tools',
+    ]);
+    expect(both.code).toBe(2);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--config', approvalConfig, '--allow-approval-tools'],
+      env: { ...sandbox.env, SWITCHBOARD_LOG: 'warn' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const banner = waitForText(transport.stderr as Readable, /serving [^\n]*\n/);
+    const deprecated = waitForText(transport.stderr as Readable, /--allow-approval-tools is deprecated/);
+    const client = new LegacyClient({ name: 'host', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await banner)[0]).toContain('approval host');
+      await deprecated;
+    } finally {
+      await client.close();
+    }
   });
 });
 

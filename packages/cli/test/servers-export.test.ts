@@ -7,7 +7,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, importConfig } from '@switchboard/client';
+import { gatewayConnectOptions } from '@switchboard/gateway';
 import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
@@ -223,7 +227,8 @@ describe('switchboard servers install-gateway', () => {
     });
     const entry = imported.mcpServers.switchboard;
     expect(entry?.command).toBe(process.execPath);
-    expect(entry?.args?.slice(-3)).toEqual(['serve', '--config', gatewayConfig]);
+    // The host confirms each call itself, as it did with the servers it ran: no second question.
+    expect(entry?.args?.slice(-5)).toEqual(['serve', '--config', gatewayConfig, '--approval', 'host']);
     expect(existsSync(entry?.args?.[0] as string)).toBe(true);
     const connection = await connectMcp({
       // The sandbox's home and no shared store, so the test leaves nothing in the real home.
@@ -243,6 +248,53 @@ describe('switchboard servers install-gateway', () => {
       expect(JSON.stringify(read.content)).toContain('through the gateway');
     } finally {
       await connection.close();
+    }
+
+    // The host has every tool it had (those that need approval too, write_file among them), and a
+    // call of one runs without a question from the gateway, though this host could answer one.
+    // Connected as the gateway connects them (declaring what it forwards: server-everything lists
+    // its elicitation, sampling and roots tools only to a client that declares those).
+    const direct = await connectMcp(
+      {
+        everything: { command: process.execPath, args: [serverScript('server-everything'), 'stdio'] },
+        files: { command: process.execPath, args: [serverScript('server-filesystem'), dataDir] },
+      },
+      gatewayConnectOptions(),
+    );
+    const had = direct.registry
+      .list()
+      .map((tool) => tool.name)
+      .sort();
+    await direct.close();
+    const hostClient = new Client(
+      { name: 'claude-code', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const questions: string[] = [];
+    hostClient.setRequestHandler(ElicitRequestSchema, (request) => {
+      questions.push(request.params.message);
+      return { action: 'decline' };
+    });
+    await hostClient.connect(
+      new StdioClientTransport({
+        command: entry?.command as string,
+        args: entry?.args ?? [],
+        env: { SWITCHBOARD_HOME: sandbox.home, SWITCHBOARD_STORE: 'off', SWITCHBOARD_LOG: 'silent' },
+      }),
+    );
+    try {
+      const listed = (await hostClient.listTools()).tools.map((tool) => tool.name).sort();
+      expect(listed).toEqual(had);
+      expect(listed).toContain('mcp__files__write_file');
+      const written = await hostClient.callTool({
+        name: 'mcp__files__write_file',
+        arguments: { path: join(dataDir, 'from-host.txt'), content: 'the host asked' },
+      });
+      expect(written.isError ?? false).toBe(false);
+      expect(readFileSync(join(dataDir, 'from-host.txt'), 'utf8')).toBe('the host asked');
+      expect(questions).toEqual([]);
+    } finally {
+      await hostClient.close();
     }
 
     // A second run finds the gateway in place and changes nothing.

@@ -5,6 +5,7 @@ import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createPalette } from '../cli-io.js';
 import { connectServers, loadCliConfig, printJson } from '../cli-session.js';
+import { missingToolReason } from '../missing-tool-reason.js';
 import { parseJsonArgument } from '../parse-json-argument.js';
 import { didYouMean } from '../suggest.js';
 
@@ -38,13 +39,14 @@ export async function runCallCommand(context: CommandContext): Promise<number> {
   });
   try {
     if (!connection.registry.has(toolName)) {
-      const names = connection.registry.list().flatMap((tool) => [tool.name, tool.originalName]);
+      const reason = missingToolReason(toolName, connection, config.mcpServers);
+      const names = connection.registry.list().map((tool) => tool.name);
       const failed = Object.entries(connection.status())
         .filter(([, status]) => status.state === 'failed')
         .map(([name]) => name);
       throw new SwitchboardError({
         code: 'TOOL_NOT_FOUND',
-        message: `unknown tool '${toolName}'.${didYouMean(toolName, names)}${
+        message: `unknown tool '${toolName}'.${reason ? ` ${reason}` : didYouMean(toolName, names)}${
           failed.length ? ` (servers that failed to connect: ${failed.join(', ')})` : ''
         } Run 'switchboard tools' for the list.`,
         context: { tool: toolName },

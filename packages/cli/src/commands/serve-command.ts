@@ -5,17 +5,74 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createGateway, gatewayConnectOptions } from '@switchboard/gateway';
-import { serve as serveMcp } from '@switchboard/server';
+import type { McpConnection } from '@switchboard/client';
+import { createGateway, type Gateway, gatewayConnectOptions } from '@switchboard/gateway';
+import { type ApprovalPrompt, approvalPrompts, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
 import { ExitCode, UsageError } from '../cli-error.js';
+import { showsLogLevel } from '../cli-log-level.js';
 import { cliLogger, connectServers, loadCliConfig } from '../cli-session.js';
+import { cliVersion } from '../cli-version.js';
 import { registryStoreOf } from '../registry-store-of.js';
+import { didYouMean } from '../suggest.js';
 import { replicaFlags } from './serve-replica-flags.js';
 import { replicaSetupOf } from './serve-replica-options.js';
 import { reportFailedServers } from './server-failures.js';
+
+/**
+ * Who asks before a tool that needs approval runs: `--approval`, or the deprecated
+ * `--allow-approval-tools` (which served such tools without asking: `host`).
+ */
+function approvalPromptOf(context: CommandContext): ApprovalPrompt {
+  const given = context.values.approval;
+  const legacy = context.values['allow-approval-tools'] === true;
+  if (given !== undefined) {
+    const prompt = approvalPrompts.find((name) => name === given);
+    if (prompt === undefined) {
+      throw new UsageError(
+        `--approval takes ${approvalPrompts.join(', ')}, not '${String(given)}'.${didYouMean(String(given), [...approvalPrompts])}`,
+      );
+    }
+    if (legacy && prompt !== 'host') {
+      throw new UsageError(
+        `--allow-approval-tools means --approval host; it cannot be given with --approval ${prompt}.`,
+      );
+    }
+    return prompt;
+  }
+  if (!legacy) return 'auto';
+  if (showsLogLevel(context.io.env, 'warn')) {
+    context.io.stderr.write(
+      "switchboard: --allow-approval-tools is deprecated: tools that need approval are served by default now (the client is asked where it can be); it means '--approval host'.\n",
+    );
+  }
+  return 'host';
+}
+
+/**
+ * The banner's count: what `tools/list` answers now (so a client sees the number the banner says),
+ * and the upstream tools the approval rules keep out of it.
+ */
+function servingLine(
+  gateway: Gateway,
+  connection: McpConnection,
+  options: { where: string; selecting: boolean; prompt: ApprovalPrompt },
+): string {
+  const listed = gateway.listTools().length;
+  const servers = Object.keys(connection.status()).length;
+  const upstream = connection.registry.list();
+  const hidden = upstream.filter((tool) => !gateway.isServed(tool)).length;
+  const why =
+    options.prompt === 'hide' ? 'denied, or needing approval (--approval hide)' : 'denied by approval rules';
+  // The URL stays the last word before a space: scripts read it with `on (\S+)`.
+  return `serving ${listed} tool${listed === 1 ? '' : 's'} from ${servers} server${servers === 1 ? '' : 's'} ${options.where} (${
+    options.selecting
+      ? `discover_tools mode: it finds among ${upstream.length - hidden} upstream tools; `
+      : ''
+  }approval ${options.prompt}${hidden > 0 ? `; ${hidden} more ${why}, not served` : ''})`;
+}
 
 /** Runs `switchboard serve` (its flags and help: `serveCommandSpec`). */
 export async function runServeCommand(context: CommandContext): Promise<number> {
@@ -30,6 +87,7 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
   }
   const token = typeof values.token === 'string' ? values.token : context.io.env.SWITCHBOARD_TOKEN;
   const logger = cliLogger(context);
+  const approvalPrompt = approvalPromptOf(context);
   // Before any server starts: a bad variable is a usage error with nothing to close.
   const ranking = values.select
     ? { embedder: cliEmbedder(context, logger), index: cliVectorIndex(context) }
@@ -83,7 +141,9 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
     clients: connection,
     ...(selector ? { selector } : {}),
     ...(skills !== undefined ? { skills: { directory: skills } } : {}),
-    allowApprovalTools: values['allow-approval-tools'] === true,
+    approvalPrompt,
+    // The inspector knows a gateway by its default name, 'switchboard-gateway': only the version is ours.
+    version: cliVersion(),
     logger,
   });
   let handle: Awaited<ReturnType<typeof serveMcp>>;
@@ -108,7 +168,6 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
     await stored?.store.close();
     throw error;
   }
-  const tools = connection.registry.size;
   if (selector && stored?.postgres) {
     // Replicas share embeddings: say how much of the index the database already had.
     await selector.ready();
@@ -118,9 +177,11 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
     );
   }
   context.io.stderr.write(
-    `switchboard: serving ${tools} tools from ${Object.keys(connection.status()).length} servers${
-      handle.url ? ` on ${handle.url}` : ' over stdio'
-    }${selector ? ' (discover_tools mode)' : ''}${handle.replicaId ? ` as replica ${handle.replicaId}` : ''}${
+    `switchboard: ${servingLine(gateway, connection, {
+      where: handle.url ? `on ${handle.url}` : 'over stdio',
+      selecting: selector !== undefined,
+      prompt: approvalPrompt,
+    })}${handle.replicaId ? ` as replica ${handle.replicaId}` : ''}${
       replica.sharedStateLocation ? `, shared state in ${replica.sharedStateLocation}` : ''
     }\n`,
   );

@@ -40,7 +40,8 @@ user-level file (or --path) in the host's format, keeping the file's comments: i
 then writes with --yes or after you confirm (--dry-run only prints), keeping the old file as
 FILE.bak-<time>. \${VAR} stays a reference in the host's syntax; secrets are never written in clear
 where the host has references. install-gateway copies the host's servers into Switchboard's config,
-then replaces them in the host with one 'switchboard' entry running 'switchboard serve --config …'.`;
+then replaces them in the host with one 'switchboard' entry running 'switchboard serve --config …
+--approval host': the host keeps every tool it had and confirms each call itself, as before.`;
 
 /** The `servers` command's spec; `runServersCommand` in servers-command.ts runs it. */
 export const serversCommandSpec: CommandSpec = {

@@ -140,16 +140,21 @@ export async function exportServers(context: CommandContext): Promise<number> {
  * a GUI app (Claude Desktop, VS Code started from the dock see a short PATH without `npx`). A CLI
  * run through `npx` lives in npm's cache, which npm may clean: then `npx -y @switchboard/cli` is
  * the command that keeps working.
+ *
+ * `--approval host`: the host keeps every tool it had, and asks the person before each call as it
+ * did when it ran the servers itself (every host install-gateway writes to confirms tool calls);
+ * an elicitation from the gateway on top would ask twice. A config's deny rules still hide tools.
  */
 export function gatewayEntry(configFile: string): ServerConfig {
   const here = dirname(fileURLToPath(import.meta.url));
   const built = join(here, '..', 'bin.js');
   // Run from the sources (tests, tsx), the built bin is in dist/.
   const bin = existsSync(built) ? built : join(here, '..', '..', 'dist', 'bin.js');
+  const serve = ['serve', '--config', configFile, '--approval', 'host'];
   if (bin.includes(`${sep}_npx${sep}`)) {
-    return { command: 'npx', args: ['-y', '@switchboard/cli', 'serve', '--config', configFile] };
+    return { command: 'npx', args: ['-y', '@switchboard/cli', ...serve] };
   }
-  return { command: process.execPath, args: [bin, 'serve', '--config', configFile] };
+  return { command: process.execPath, args: [bin, ...serve] };
 }
 
 /** True for an entry that already runs Switchboard's gateway (a second install-gateway keeps it out of the copy). */
