@@ -90,6 +90,8 @@ export interface InstallProjectOptions {
   source: { tarballs: readonly PackedPackage[] } | { registry: string };
   /** An empty folder for the project, its prefix and its npm cache. */
   workDir: string;
+  /** `--ignore-scripts`: for an install whose code never runs (the types project), not a user's. @default false */
+  ignoreScripts?: boolean;
   /** @default 600000 */
   timeoutMs?: number;
 }
@@ -117,6 +119,7 @@ export async function installProject(options: InstallProjectOptions): Promise<In
     cache,
     '--no-audit',
     '--no-fund',
+    ...(options.ignoreScripts ? ['--ignore-scripts'] : []),
     ...('registry' in options.source
       ? [`${target.name}@${target.version}`]
       : options.source.tarballs.map((packed) => packed.tarball)),

@@ -38,7 +38,8 @@ export interface PackagingRun {
   installs: InstalledProject[];
   /**
    * Every library (no `bin`) installed into one project on the first runtime, for the strict
-   * TypeScript consumer that imports every entry at once (not measured against a budget).
+   * TypeScript consumer that imports every entry at once (not measured against a budget; install
+   * scripts are skipped, as no code of it runs).
    */
   typesProject: { packages: string[]; install: InstalledProject } | undefined;
   /** Seconds each phase took. */
@@ -138,7 +139,15 @@ export async function preparePackagingRun(
     mapWithLimit(plans, installConcurrency, async ({ runtime, target, types }) => {
       if (types) {
         const workDir = join(runDir, 'installs', 'types');
-        return installProject({ runtime, target, source: { tarballs: libraries }, workDir });
+        // Declarations only: no install script can fail it (a library whose own install fails is
+        // reported by its own install), so every library's types are still judged.
+        return installProject({
+          runtime,
+          target,
+          source: { tarballs: libraries },
+          workDir,
+          ignoreScripts: true,
+        });
       }
       const workDir = join(runDir, 'installs', `node${runtime.major}-${slug(target.name)}`);
       if (target.manifest.bin !== undefined) {
