@@ -143,9 +143,16 @@ runs.push(
 // (packages/cli/vitest.browser.config.ts). scripts/chromium.sh installs the browser when missing; if
 // it cannot, the suite counts as failed with that reason instead of being skipped.
 runs.push(runBrowserSuite(`browser tests, Node ${process.versions.node}`));
+if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
+  const node24 = ensureNode24();
+  console.log('\n▶ native addons for Node 24');
+  ensureNativeAddons([node24]);
+  runs.push(runSuite('Node 24', node24));
+}
 // The packaging suite once (tests/packaging): every publishable package published to a local
 // registry by `changeset publish`, installed with plain npm on this Node and on Node 24, and judged
-// as its users get it. SWITCHBOARD_SKIP_PACKAGING=1 skips it locally.
+// as its users get it. Last, so that better-sqlite3 is built for both Nodes (its installs download
+// those binaries from the suite's stand-in for GitHub releases). SWITCHBOARD_SKIP_PACKAGING=1 skips it.
 if (env.SWITCHBOARD_SKIP_PACKAGING !== '1') {
   runs.push(
     runSuite('packaging', process.execPath, {
@@ -153,12 +160,6 @@ if (env.SWITCHBOARD_SKIP_PACKAGING !== '1') {
       args: ['--config', 'vitest.packaging.config.ts'],
     }),
   );
-}
-if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
-  const node24 = ensureNode24();
-  console.log('\n▶ native addons for Node 24');
-  ensureNativeAddons([node24]);
-  runs.push(runSuite('Node 24', node24));
 }
 const passed = runs.reduce((sum, run) => sum + run.passed, 0);
 const failed = runs.reduce((sum, run) => sum + run.failed, 0);

@@ -22,6 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { run, registry } = await preparePackagingRun(runDir);
   console.log(`\npackaging run in ${runDir}`);
   console.log(`phases (s): ${JSON.stringify(run.timings)}`);
+  console.log(`prebuilt binaries served: ${run.prebuilt.join('; ') || 'none (native addons compile)'}`);
   console.log(`changeset publish: ${run.publish.ok ? 'ok' : 'FAILED'} (${run.publish.seconds.toFixed(1)} s)`);
   console.log(`\n${installTable(run.installs)}`);
   if (run.typesProject) {

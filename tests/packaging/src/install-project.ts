@@ -90,6 +90,8 @@ export interface InstallProjectOptions {
   source: { tarballs: readonly PackedPackage[] } | { registry: string };
   /** An empty folder for the project, its prefix and its npm cache. */
   workDir: string;
+  /** Added to the runtime's environment (the prebuilt binaries' mirror). */
+  env?: Record<string, string>;
   /** `--ignore-scripts`: for an install whose code never runs (the types project), not a user's. @default false */
   ignoreScripts?: boolean;
   /** @default 600000 */

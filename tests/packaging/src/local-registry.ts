@@ -8,10 +8,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from '@switchboard/test-helpers';
-import { killGroup } from './run-command.js';
+import { killGroup, runCommand, succeeded } from './run-command.js';
 
 /** A running local registry. */
 export interface LocalRegistry extends AsyncDisposable {
@@ -26,10 +27,17 @@ export interface LocalRegistry extends AsyncDisposable {
 
 const require = createRequire(import.meta.url);
 
-/** The registry the machine's npm uses (`npm_config_registry`, else the public one). */
-export function upstreamRegistry(): string {
-  const configured = process.env.npm_config_registry ?? 'https://registry.npmjs.org/';
+/** The registry the machine's npm uses (`npm config get registry`: its npmrc files and environment). */
+export async function upstreamRegistry(): Promise<string> {
+  const asked = await runCommand('npm', ['config', 'get', 'registry'], { cwd: tmpdir(), env: process.env });
+  const configured = (succeeded(asked) && asked.stdout.trim()) || 'https://registry.npmjs.org/';
   return configured.endsWith('/') ? configured : `${configured}/`;
+}
+
+/** The machine's proxy for the uplink, as verdaccio spells it (it does not read the environment itself). */
+function uplinkProxy(): string[] {
+  const proxy = process.env.https_proxy ?? process.env.HTTPS_PROXY;
+  return proxy ? [`    https_proxy: ${JSON.stringify(proxy)}`] : [];
 }
 
 function verdaccioConfig(dir: string, upstream: string): string {
@@ -43,6 +51,7 @@ function verdaccioConfig(dir: string, upstream: string): string {
     `    url: ${JSON.stringify(upstream)}`,
     '    cache: false',
     '    timeout: 60s',
+    ...uplinkProxy(),
     'packages:',
     "  '@switchboard/*':",
     '    access: $all',
@@ -62,7 +71,7 @@ function verdaccioConfig(dir: string, upstream: string): string {
 export async function startLocalRegistry(dir: string): Promise<LocalRegistry> {
   mkdirSync(join(dir, 'storage'), { recursive: true });
   const config = join(dir, 'config.yaml');
-  writeFileSync(config, verdaccioConfig(dir, upstreamRegistry()));
+  writeFileSync(config, verdaccioConfig(dir, await upstreamRegistry()));
   const port = await freePort();
   const bin = join(dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio');
   const child: ChildProcess = spawn(

@@ -14,6 +14,7 @@ import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 import { mapWithLimit } from './map-with-limit.js';
 import { type NodeRuntime, nodeRuntimes } from './node-runtimes.js';
 import { fetchPublishedTarball, type PackedPackage, packPackages } from './pack-packages.js';
+import { startPrebuiltMirror } from './prebuilt-binaries.js';
 import { publishablePackages, runtimeClosure } from './publishable-packages.js';
 import { describeFailure, succeeded } from './run-command.js';
 
@@ -42,6 +43,8 @@ export interface PackagingRun {
    * scripts are skipped, as no code of it runs).
    */
   typesProject: { packages: string[]; install: InstalledProject } | undefined;
+  /** The prebuilt native binaries the installs could download (src/prebuilt-binaries.ts). */
+  prebuilt: string[];
   /** Seconds each phase took. */
   timings: Record<string, number>;
 }
@@ -128,6 +131,9 @@ export async function preparePackagingRun(
     );
   });
   const byName = new Map(packed.map((item) => [item.name, item]));
+  const mirror = await timed('prebuilt binaries', () =>
+    startPrebuiltMirror(runtimes, join(runDir, 'prebuilt')),
+  );
   const libraries = packed.filter((item) => item.manifest.bin === undefined);
   const plans = runtimes
     .flatMap((runtime) => packed.map((target) => ({ runtime, target, types: false })))
@@ -135,28 +141,36 @@ export async function preparePackagingRun(
   // The types project (every library at once) early in the queue: its test is the longest.
   if (runtimes[0] && libraries[0])
     plans.splice(1, 0, { runtime: runtimes[0], target: libraries[0], types: true });
-  const done = await timed('installs', () =>
-    mapWithLimit(plans, installConcurrency, async ({ runtime, target, types }) => {
-      if (types) {
-        const workDir = join(runDir, 'installs', 'types');
-        // Declarations only: no install script can fail it (a library whose own install fails is
-        // reported by its own install), so every library's types are still judged.
-        return installProject({
-          runtime,
-          target,
-          source: { tarballs: libraries },
-          workDir,
-          ignoreScripts: true,
-        });
-      }
-      const workDir = join(runDir, 'installs', `node${runtime.major}-${slug(target.name)}`);
-      if (target.manifest.bin !== undefined) {
-        return installProject({ runtime, target, source: { registry: registry.url }, workDir });
-      }
-      const closure = runtimeClosure(target.name, packages).map((name) => byName.get(name) as PackedPackage);
-      return installProject({ runtime, target, source: { tarballs: closure }, workDir });
-    }),
-  );
+  const env = mirror.env;
+  let done: InstalledProject[];
+  try {
+    done = await timed('installs', () =>
+      mapWithLimit(plans, installConcurrency, async ({ runtime, target, types }) => {
+        if (types) {
+          const workDir = join(runDir, 'installs', 'types');
+          // Declarations only: no install script can fail it (a library whose own install fails is
+          // reported by its own install), so every library's types are still judged.
+          return installProject({
+            runtime,
+            target,
+            source: { tarballs: libraries },
+            workDir,
+            ignoreScripts: true,
+          });
+        }
+        const workDir = join(runDir, 'installs', `node${runtime.major}-${slug(target.name)}`);
+        if (target.manifest.bin !== undefined) {
+          return installProject({ runtime, target, source: { registry: registry.url }, workDir, env });
+        }
+        const closure = runtimeClosure(target.name, packages).map(
+          (name) => byName.get(name) as PackedPackage,
+        );
+        return installProject({ runtime, target, source: { tarballs: closure }, workDir, env });
+      }),
+    );
+  } finally {
+    await mirror.close();
+  }
   const typesInstall = done.find((_install, index) => plans[index]?.types);
   const installs = done.filter((_install, index) => !plans[index]?.types);
   const run: PackagingRun = {
@@ -166,6 +180,7 @@ export async function preparePackagingRun(
     registry: { url: registry.url, npmrc: registry.npmrc },
     publish,
     installs,
+    prebuilt: mirror.served,
     typesProject: typesInstall && { packages: libraries.map((item) => item.name), install: typesInstall },
     timings,
   };

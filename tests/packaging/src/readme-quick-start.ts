@@ -9,11 +9,12 @@
  * The package's own README test checks what the snippet prints against its comments; here the
  * question is whether it runs from the tarball: it ends with exit code 0 having printed at least
  * one line per `console.log` in its text, or — a quick start that serves — it prints an
- * `http://127.0.0.1:…` address that answers `tools/list`.
+ * `http://127.0.0.1:…` address that answers: `tools/list` with tools at an MCP endpoint, 200 for a page.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { serverScript } from '@switchboard/test-helpers';
 import ts from 'typescript';
 import type { InstalledProject } from './install-project.js';
@@ -64,13 +65,29 @@ export interface QuickStartRun {
   lines: string[];
   /** `console.log(` in the snippet's text. */
   logCalls: number;
-  /** The address it served and what `tools/list` there answered. */
-  served: { url: string; toolNames: string[] } | undefined;
+  /** The address it served and how it answered there. */
+  served: ServedAnswer | undefined;
   timedOut: boolean;
 }
 
-/** `tools/list` over HTTP (a JSON or an event-stream answer); the tool names, or the error text. */
-async function listToolsAt(url: string): Promise<string[]> {
+/**
+ * How a served address answered: an MCP endpoint (a path ending in `/mcp`) is asked `tools/list`
+ * and answers with tools; any other address (a page) is fetched and answers 200.
+ */
+export interface ServedAnswer {
+  url: string;
+  /** The HTTP status of the request. */
+  status: number;
+  /** For an MCP endpoint: the names `tools/list` gave. */
+  toolNames: string[] | undefined;
+}
+
+async function askServed(url: string): Promise<ServedAnswer> {
+  if (!/\/mcp\/?$/.test(new URL(url).pathname)) {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return { url, status: response.status, toolNames: undefined };
+  }
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -79,7 +96,7 @@ async function listToolsAt(url: string): Promise<string[]> {
   const message = parseJsonRpcAnswer(await response.text()) as {
     result?: { tools?: Array<{ name: string }> };
   };
-  return (message.result?.tools ?? []).map((tool) => tool.name);
+  return { url, status: response.status, toolNames: (message.result?.tools ?? []).map((tool) => tool.name) };
 }
 
 /** A JSON-RPC answer from a body that is JSON or server-sent events (the last `data:` line). */
@@ -133,18 +150,24 @@ export async function runQuickStart(
       () => finish({ exitCode: undefined, served: undefined, timedOut: true }),
       120_000,
     );
+    // The exit code, once the process has closed (a quick start may print an address and close).
+    const closed = new Promise<number | null>((resolveClosed) => child.on('close', resolveClosed));
+    let probing = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(stdout)?.[1];
-      if (url && !settled) {
-        listToolsAt(url).then(
-          (toolNames) => finish({ exitCode: undefined, served: { url, toolNames }, timedOut: false }),
-          (error: Error) => {
-            stderr += `\ntools/list at ${url} failed: ${error.message}`;
-            finish({ exitCode: undefined, served: { url, toolNames: [] }, timedOut: false });
-          },
-        );
-      }
+      if (!url || probing || settled) return;
+      probing = true;
+      askServed(url).then(
+        (served) => finish({ exitCode: undefined, served, timedOut: false }),
+        async (error: Error) => {
+          // Refused: it served and closed again (the snippet ends), or it is broken. Its exit says which.
+          const exitCode = await Promise.race([closed, delay(10_000).then(() => 'running' as const)]);
+          if (exitCode !== 'running') return finish({ exitCode, served: undefined, timedOut: false });
+          stderr += `\nasking ${url} failed: ${error.message}`;
+          finish({ exitCode: undefined, served: { url, status: 0, toolNames: undefined }, timedOut: false });
+        },
+      );
     });
     child.on('close', (code) => finish({ exitCode: code, served: undefined, timedOut: false }));
   });

@@ -1,5 +1,6 @@
 // Each package README's quick start runs from the installed package, on each Node: it ends well
-// having printed a line per console.log, or it serves an address that answers tools/list.
+// having printed a line per console.log, or it serves an address that answers (tools/list at an MCP
+// endpoint, 200 for a page).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -24,10 +25,14 @@ test.concurrent.each(
   const result = await runQuickStart(install, quickStart as NonNullable<typeof quickStart>, home);
   const report = `exit ${result.exitCode}${result.timedOut ? ' (timed out)' : ''}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
   if (result.served) {
-    expect(
-      result.served.toolNames.length,
-      `it serves ${result.served.url}, which lists no tools:\n${report}`,
-    ).toBeGreaterThan(0);
+    expect(result.served.status, `it serves ${result.served.url}, which did not answer 200:\n${report}`).toBe(
+      200,
+    );
+    if (result.served.toolNames !== undefined) {
+      expect(result.served.toolNames.length, `its MCP endpoint lists no tools:\n${report}`).toBeGreaterThan(
+        0,
+      );
+    }
     return;
   }
   expect(result.timedOut, report).toBe(false);
