@@ -128,10 +128,11 @@ export async function installProject(options: InstallProjectOptions): Promise<In
   ];
   const result = await runCommand(runtime.node, args, {
     cwd: global ? workDir : project,
-    env:
-      'registry' in options.source
-        ? { ...runtime.env, npm_config_registry: options.source.registry }
-        : runtime.env,
+    env: {
+      ...runtime.env,
+      ...options.env,
+      ...('registry' in options.source ? { npm_config_registry: options.source.registry } : {}),
+    },
     timeoutMs: options.timeoutMs ?? 600_000,
   });
   const ok = succeeded(result);
