@@ -8,7 +8,8 @@
  * yet) side by side, which npm lays out as it would `npm i <target>` by name. A global install
  * cannot be given them so: each tarball would become a global package of its own, its dependencies
  * nested under it, and the tree (and its size) would not be the user's. So a package with a `bin`
- * is installed by name from the run's local registry, after the release dry run published there.
+ * is installed by name, its scope from the run's local registry (where the release dry run published
+ * it) and everything else from the registry npm is configured with.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,16 @@ export async function diskUsage(dir: string): Promise<number> {
   return succeeded(result) ? Number(result.stdout.split(/\s/)[0]) * 1024 : 0;
 }
 
+/**
+ * Points npm at `registry` for the scope of `name` only (`npm_config_@switchboard:registry`), as an
+ * organisation points npm at its own registry: every other package still comes from the registry npm
+ * is configured with, directly, as it does for a user. An unscoped name takes the whole registry.
+ */
+export function registryEnvironment(name: string, registry: string): Record<string, string> {
+  const scope = name.startsWith('@') ? name.split('/')[0] : undefined;
+  return scope ? { [`npm_config_${scope}:registry`]: registry } : { npm_config_registry: registry };
+}
+
 /** Options of {@link installProject}. */
 export interface InstallProjectOptions {
   runtime: NodeRuntime;
@@ -131,7 +142,7 @@ export async function installProject(options: InstallProjectOptions): Promise<In
     env: {
       ...runtime.env,
       ...options.env,
-      ...('registry' in options.source ? { npm_config_registry: options.source.registry } : {}),
+      ...('registry' in options.source ? registryEnvironment(target.name, options.source.registry) : {}),
     },
     timeoutMs: options.timeoutMs ?? 600_000,
   });
