@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { LocalRegistry } from './local-registry.js';
 import { workspacePackageManager, workspaceRoot } from './publishable-packages.js';
-import { type CommandResult, runCommand } from './run-command.js';
+import { type CommandResult, runCommand, succeeded } from './run-command.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,6 +36,21 @@ function listedUnder(output: string, heading: RegExp): string[] {
   return listed;
 }
 
+/**
+ * The workspace's pnpm as one command: its executable in npx's cache when it can be found there
+ * (changesets runs pnpm twice per package, and npx resolves the package each time), else through npx.
+ */
+async function pnpmCommand(): Promise<string> {
+  const packageManager = workspacePackageManager();
+  const located = await runCommand(
+    'npm',
+    ['exec', '--yes', `--package=${packageManager}`, '--', 'sh', '-c', 'command -v pnpm'],
+    { cwd: workspaceRoot, env: process.env, timeoutMs: 120_000 },
+  );
+  const path = located.stdout.trim().split('\n').pop() ?? '';
+  return succeeded(located) && path.startsWith('/') ? JSON.stringify(path) : `npx -y ${packageManager}`;
+}
+
 /** Runs `changeset publish --no-git-tag` against `registry` (which must be on loopback). */
 export async function changesetPublish(registry: LocalRegistry, shimDir: string): Promise<PublishOutcome> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\/$/.test(registry.url)) {
@@ -43,7 +58,7 @@ export async function changesetPublish(registry: LocalRegistry, shimDir: string)
   }
   mkdirSync(shimDir, { recursive: true });
   const shim = join(shimDir, 'pnpm');
-  writeFileSync(shim, `#!/bin/sh\nexec npx -y ${workspacePackageManager()} "$@"\n`);
+  writeFileSync(shim, `#!/bin/sh\nexec ${await pnpmCommand()} "$@"\n`);
   chmodSync(shim, 0o755);
   const changeset = join(dirname(require.resolve('@changesets/cli/package.json')), 'bin.js');
   const env: NodeJS.ProcessEnv = {};

@@ -4,10 +4,26 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { currentRun } from '../src/current-run.js';
 import { type EntryProbe, type EntryProbes, probeEntries } from '../src/entry-probes.js';
+import type { InstalledProject } from '../src/install-project.js';
+import { mapWithLimit } from '../src/map-with-limit.js';
 import { packageEntries } from '../src/package-entries.js';
 import { isPeerModule, missingPackageOf, peerEntries } from '../src/peer-entries.js';
 
 const run = currentRun();
+const entriesOf = (install: InstalledProject) => {
+  const packed = run.packed.find((item) => item.name === install.target);
+  return packed ? packageEntries(packed.manifest, packed.files) : [];
+};
+/** Each install's probes, three installs at a time (each probe is a Node process loading every entry). */
+const allProbes = new Map<InstalledProject, EntryProbes>();
+
+beforeAll(async () => {
+  const installed = run.installs.filter((install) => install.ok);
+  const probes = await mapWithLimit(installed, 3, (install) => probeEntries(install, entriesOf(install)));
+  installed.forEach((install, index) => {
+    allProbes.set(install, probes[index] as EntryProbes);
+  });
+});
 
 /** A probe that loaded, or failed for want of the entry's own peer (undefined); else what went wrong. */
 function loadFailure(specifier: string, probe: EntryProbe | undefined): string | undefined {
@@ -21,13 +37,8 @@ function loadFailure(specifier: string, probe: EntryProbe | undefined): string |
 describe.each(
   run.installs.map((install) => [`${install.target} on ${install.runtime.label}`, install] as const),
 )('%s', (_title, install) => {
-  const packed = run.packed.find((item) => item.name === install.target);
-  const entries = packed ? packageEntries(packed.manifest, packed.files) : [];
-  let probes: EntryProbes | undefined;
-
-  beforeAll(async () => {
-    if (install.ok) probes = await probeEntries(install, entries);
-  });
+  const entries = entriesOf(install);
+  const probes = () => allProbes.get(install);
 
   test('has entries in its exports map', () => {
     expect(entries.length).toBeGreaterThan(0);
@@ -35,7 +46,7 @@ describe.each(
 
   test.each(entries.map((entry) => entry.specifier))('require(%j)', (specifier) => {
     expect(install.ok, 'not installed').toBe(true);
-    const probe = probes?.required.find((item) => item.specifier === specifier);
+    const probe = probes()?.required.find((item) => item.specifier === specifier);
     expect(loadFailure(specifier, probe), `require('${specifier}') failed`).toBeUndefined();
   });
 
@@ -43,12 +54,12 @@ describe.each(
     'import(%j), the same module as require',
     (specifier) => {
       expect(install.ok, 'not installed').toBe(true);
-      const imported = probes?.imported.find((item) => item.specifier === specifier);
+      const imported = probes()?.imported.find((item) => item.specifier === specifier);
       expect(loadFailure(specifier, imported), `import('${specifier}') failed`).toBeUndefined();
       if (imported?.error !== undefined) return; // its peer is not installed: nothing to compare
-      const required = probes?.required.find((item) => item.specifier === specifier);
+      const required = probes()?.required.find((item) => item.specifier === specifier);
       expect(imported?.exportNames).toEqual(required?.exportNames);
-      expect(probes?.sameModule[specifier], 'require() gave another copy of the module than import').toBe(
+      expect(probes()?.sameModule[specifier], 'require() gave another copy of the module than import').toBe(
         true,
       );
     },
@@ -56,6 +67,6 @@ describe.each(
 
   test('loading prints no warning', () => {
     expect(install.ok, 'not installed').toBe(true);
-    expect(probes?.stderr).toBe('');
+    expect(probes()?.stderr).toBe('');
   });
 });
