@@ -23,6 +23,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(`\npackaging run in ${runDir}`);
   console.log(`phases (s): ${JSON.stringify(run.timings)}`);
   console.log(`prebuilt binaries served: ${run.prebuilt.join('; ') || 'none (native addons compile)'}`);
+  if (run.repacked.length > 0)
+    console.log(`not published, packed with pnpm pack: ${run.repacked.join(', ')}`);
   console.log(`changeset publish: ${run.publish.ok ? 'ok' : 'FAILED'} (${run.publish.seconds.toFixed(1)} s)`);
   console.log(`\n${installTable(run.installs)}`);
   if (run.typesProject) {

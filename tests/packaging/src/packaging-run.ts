@@ -43,6 +43,8 @@ export interface PackagingRun {
    * scripts are skipped, as no code of it runs).
    */
   typesProject: { packages: string[]; install: InstalledProject } | undefined;
+  /** Packages the publish did not take, packed with `pnpm pack` instead. */
+  repacked: string[];
   /** The prebuilt native binaries the installs could download (src/prebuilt-binaries.ts). */
   prebuilt: string[];
   /** Seconds each phase took. */
@@ -120,11 +122,13 @@ export async function preparePackagingRun(
       succeeded(outcome.result) && outcome.failed.length === 0 ? undefined : describeFailure(outcome.result),
     seconds: outcome.result.seconds,
   };
+  const repackedNames: string[] = [];
   const packed = await timed('tarballs', async () => {
     const fetched = await Promise.all(
       packages.map((pkg) => fetchPublishedTarball(pkg, registry.url, tarballs)),
     );
     const unpublished = packages.filter((_pkg, index) => fetched[index] === undefined);
+    repackedNames.push(...unpublished.map((pkg) => pkg.name));
     const repacked = await packPackages(unpublished, tarballs);
     return packages.map(
       (pkg, index) => fetched[index] ?? (repacked.find((item) => item.name === pkg.name) as PackedPackage),
@@ -181,6 +185,7 @@ export async function preparePackagingRun(
     publish,
     installs,
     prebuilt: mirror.served,
+    repacked: repackedNames,
     typesProject: typesInstall && { packages: libraries.map((item) => item.name), install: typesInstall },
     timings,
   };
