@@ -13,6 +13,9 @@
  *   no ONNX runtime, image library or compiled index in the default install.
  * - `@switchboard/cli` 120 (issue 26): everything above, the gateway and inspector, and the
  *   optional SQLite store (better-sqlite3, compiled at install when no prebuilt binary is reachable).
+ * - From the package split (measured on the merged tree): `@switchboard/gateway` 45 (36.7 MiB:
+ *   client, server, the SDK), `@switchboard/inspector` 55 (44.5 MiB: the gateway's and the page's
+ *   bundle), `@switchboard/host-config` 35 (29.5 MiB: the client, diff).
  *
  * A package not listed (a new one) gets {@link defaultBudgetMiB}, the cli's: every package is a
  * part of what the cli installs, so none should weigh more; give it its own row when it lands.
@@ -24,6 +27,9 @@ export const installBudgetsMiB: Readonly<Record<string, number>> = {
   '@switchboard/server': 45,
   '@switchboard/tool-selection': 60,
   '@switchboard/cli': 120,
+  '@switchboard/gateway': 45,
+  '@switchboard/inspector': 55,
+  '@switchboard/host-config': 35,
 };
 
 /** The budget of a package without a row of its own. */
