@@ -110,8 +110,8 @@ async function side(options: ConnectOptions): Promise<{ connection: McpConnectio
 async function checkNanoseconds(): Promise<{ toolCall: number; request: number }> {
   const source = process.env.BENCH_SOURCE === 'src';
   const { createRequestTelemetry } = (await import(
-    source ? '../src/telemetry/request-telemetry.js' : '../dist/telemetry/request-telemetry.js'
-  )) as typeof import('../src/telemetry/request-telemetry.js');
+    source ? '../src/telemetry/request-tracing.js' : '../dist/telemetry/request-tracing.js'
+  )) as typeof import('../src/telemetry/request-tracing.js');
   const { traceContextOf } = (await import(
     source ? '../src/telemetry/trace-context-option.js' : '../dist/telemetry/trace-context-option.js'
   )) as typeof import('../src/telemetry/trace-context-option.js');

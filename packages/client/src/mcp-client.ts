@@ -63,12 +63,8 @@ import {
 } from './server-request-router.js';
 import { serverSecrets } from './server-secrets.js';
 import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
-import {
-  type ConnectionFacts,
-  createRequestTelemetry,
-  type RequestTelemetry,
-  type RequestTrace,
-} from './telemetry/request-telemetry.js';
+import type { ConnectionFacts, RequestTelemetry, RequestTrace } from './telemetry/request-telemetry.js';
+import { createRequestTelemetry } from './telemetry/request-tracing.js';
 import { withTraceContext } from './telemetry/trace-context-option.js';
 import { PolledToolTask, type TaskWaitOptions, type ToolTask, toTaskState } from './tool-task.js';
 
