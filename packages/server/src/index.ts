@@ -35,6 +35,7 @@ export { loadSessionKeys, parseSessionKeys } from './cluster/load-session-keys.j
 export type { MemoryClusterStateOptions } from './cluster/memory-cluster-state.js';
 export { createMemoryClusterState } from './cluster/memory-cluster-state.js';
 export { anonymousPrincipal, principalOf } from './cluster/principal.js';
+export { isReplicaId } from './cluster/replica-id.js';
 export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
 export { createSessionSealer } from './cluster/session-sealer.js';
 export type { NginxAddress, NginxConfigOptions } from './deploy/render-nginx-config.js';

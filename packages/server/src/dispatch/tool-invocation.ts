@@ -231,7 +231,7 @@ export class ToolInvocation {
     const owner = this.#request.replicaId;
     return modernInputRequired(
       event.requests,
-      { m: 'tools/call', t: name, r: id, ...(owner !== undefined ? { o: owner } : {}) },
+      { method: 'tools/call', target: name, runId: id, ...(owner !== undefined ? { replica: owner } : {}) },
       this.#scope.seal,
     );
   }

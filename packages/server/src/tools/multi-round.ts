@@ -148,7 +148,9 @@ export async function answerInputRequired(
       const toolState = current.requestState;
       return modernInputRequired(
         requests,
-        toolState === undefined ? undefined : { m: target.method, t: target.target, s: toolState },
+        toolState === undefined
+          ? undefined
+          : { method: target.method, target: target.target, handlerState: toolState },
         seal,
       );
     }
