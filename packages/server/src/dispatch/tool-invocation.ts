@@ -18,6 +18,7 @@ import type { TaskRecord } from '../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
 import {
   type ClientInputChannel,
+  noClientReason,
   sessionInputChannel,
   unavailableInputChannel,
 } from '../tools/client-input-channel.js';
@@ -38,9 +39,6 @@ import type { ServerScope } from './server-scope.js';
 const isMissingCapability = (error: unknown): boolean =>
   (ServerError.isServerError(error) && error.code === ServerErrorCode.MissingClientCapability) ||
   (ProtocolError.isInstance(error) && error.code === JsonRpcErrorCode.MissingRequiredClientCapability);
-
-const noSessionHint =
-  'this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.';
 
 /** A run that may become a task. */
 interface TaskEscalation {
@@ -191,7 +189,7 @@ export class ToolInvocation {
   #legacyInputs(): ClientInputChannel {
     const session = this.#request.session;
     return session === undefined
-      ? unavailableInputChannel(noSessionHint)
+      ? unavailableInputChannel(noClientReason(this.#request))
       : sessionInputChannel(session, this.#request.id, this.#request.abort);
   }
 
