@@ -32,7 +32,7 @@ import {
 import { type RunEvent, SuspendableRun } from '../tools/suspendable-run.js';
 import type { SuspendedCall } from '../tools/suspended-calls.js';
 import { isPromiseLike, toCallToolResult, toErrorResult } from '../tools/to-call-tool-result.js';
-import { createToolContext, type ToolCallContext } from '../tools/tool-context.js';
+import { createToolContext, type ToolCallContext, type ToolContextScope } from '../tools/tool-context.js';
 import { ToolExecuteOptions } from '../tools/tool-execute-options.js';
 import type { ServerScope } from './server-scope.js';
 
@@ -91,13 +91,14 @@ export class ToolInvocation {
         ? new SuspendableRun(request.envelope?.clientCapabilities ?? {})
         : undefined;
     const escalation = run !== undefined ? this.#escalation(run) : undefined;
-    const context = createToolContext({
+    const scope: ToolContextScope = {
       request,
       inputs: inputs ?? escalation?.inputs ?? run ?? this.#legacyInputs(),
-      ...(round?.inputResponses !== undefined ? { inputResponses: round.inputResponses } : {}),
-      ...(round?.requestState !== undefined ? { requestState: round.requestState } : {}),
-      ...(escalation !== undefined ? { continueAsTask: escalation.continueAsTask } : {}),
-    });
+    };
+    if (round?.inputResponses !== undefined) scope.inputResponses = round.inputResponses;
+    if (round?.requestState !== undefined) scope.requestState = round.requestState;
+    if (escalation !== undefined) scope.continueAsTask = escalation.continueAsTask;
+    const context = createToolContext(scope);
     let value: unknown;
     try {
       value = this.#execute(context);

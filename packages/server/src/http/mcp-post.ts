@@ -7,7 +7,12 @@
  * `tools/call` after the read, and takes the same steps.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
+import type {
+  InboundHttpRequest,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+} from '@modelcontextprotocol/server';
 import type { ClusterState } from '../cluster/cluster-state.js';
 import { principalOf } from '../cluster/principal.js';
 import { classifyMessage } from '../dispatch/classify-message.js';
@@ -135,16 +140,11 @@ export class McpPost {
     const protocolVersionHeader = firstOf(headers['mcp-protocol-version']);
     const mcpMethodHeader = firstOf(headers['mcp-method']);
     const mcpNameHeader = firstOf(headers['mcp-name']);
-    const route = classifyMessage(
-      {
-        httpMethod: 'POST',
-        body,
-        ...(protocolVersionHeader !== undefined ? { protocolVersionHeader } : {}),
-        ...(mcpMethodHeader !== undefined ? { mcpMethodHeader } : {}),
-        ...(mcpNameHeader !== undefined ? { mcpNameHeader } : {}),
-      },
-      true,
-    );
+    const inbound: InboundHttpRequest = { httpMethod: 'POST', body };
+    if (protocolVersionHeader !== undefined) inbound.protocolVersionHeader = protocolVersionHeader;
+    if (mcpMethodHeader !== undefined) inbound.mcpMethodHeader = mcpMethodHeader;
+    if (mcpNameHeader !== undefined) inbound.mcpNameHeader = mcpNameHeader;
+    const route = classifyMessage(inbound, true);
     switch (route.kind) {
       case 'reject':
         writeFailure(post.response, {
@@ -232,15 +232,17 @@ export class McpPost {
     const { server } = this.#options;
     const auth = post.auth;
     switch (plan.kind) {
-      case 'modern':
-        return this.#serveModern(plan.message, post.response, {
+      case 'modern': {
+        const options: ExchangeOptions = {
           era: 'modern',
           envelope: plan.envelope,
           sse: post.sse,
           drain: this.#options.drainSignal,
-          ...(auth !== undefined ? { auth } : {}),
-          ...(this.#options.relayId !== undefined ? { replicaId: this.#options.relayId } : {}),
-        });
+        };
+        if (auth !== undefined) options.auth = auth;
+        if (this.#options.relayId !== undefined) options.replicaId = this.#options.relayId;
+        return this.#serveModern(plan.message, post.response, options);
+      }
       case 'legacy':
         return this.#serveLegacy(post, plan.messages);
       case 'batch':
