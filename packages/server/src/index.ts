@@ -22,13 +22,22 @@ export type {
   ResourceTemplateDefinition,
 } from './catalog/resource-definition.js';
 export type {
+  CallCounters,
+  ClusterEvents,
   ClusterLogEntry,
+  ClusterMember,
   ClusterState,
   ForwardedRequestContext,
   ForwardedRequestHandler,
   ForwardedResponse,
   ForwardRequestOptions,
   ReadLogOptions,
+  RequestRelay,
+  ResponseForwarding,
+  SessionRevocations,
+  StreamLogs,
+  SubscriptionChange,
+  SubscriptionSharing,
 } from './cluster/cluster-state.js';
 export { deriveRequestStateKey } from './cluster/derive-request-state-key.js';
 export { loadSessionKeys, parseSessionKeys } from './cluster/load-session-keys.js';
