@@ -197,6 +197,22 @@ try {
   const modernRatio = round2((modern.switchboard as Stats).p50Us / (modern.reference as Stats).p50Us);
   const modernFloorRatio = round2((modern.floor as Stats).p50Us / (modern.reference as Stats).p50Us);
   const modernOverFloor = overFloorOf(modern, ['switchboard', 'base']);
+  const printTables = () => {
+    printTable(
+      'HTTP (minimal keep-alive client; reference = server-everything streamableHttp)',
+      http,
+      { label: 'best of ours', value: httpRatio },
+      floorRatio,
+      overFloor,
+    );
+    printTable(
+      'HTTP 2026-07-28 (the same client; reference = SDK v2 createMcpHandler)',
+      modern,
+      { label: 'ours', value: modernRatio },
+      modernFloorRatio,
+      modernOverFloor,
+    );
+  };
   if (httpOnly) {
     const report = {
       http: { ...http, ratio: httpRatio, floorRatio, overFloor },
@@ -204,8 +220,7 @@ try {
     };
     if (json) console.log(JSON.stringify(report));
     else {
-      printHttp(http, httpRatio, floorRatio, overFloor);
-      printModern(modern, modernRatio, modernFloorRatio, modernOverFloor);
+      printTables();
     }
     process.exit(0);
   }
@@ -273,8 +288,7 @@ try {
   if (json) {
     console.log(JSON.stringify(report));
   } else {
-    printHttp(http, httpRatio, floorRatio, overFloor);
-    printModern(modern, modernRatio, modernFloorRatio, modernOverFloor);
+    printTables();
     log('\nstdio (minimal client; reference = server-everything stdio)');
     for (const [name, stats] of Object.entries(stdio)) log(row(name, stats));
     log(`  ratio: ${stdioRatio}   target ≤ 1.0`);
@@ -320,28 +334,16 @@ function overFloorLine(ratios: Record<string, number>): string {
     .join(', ')}   target ≤ 1.10`;
 }
 
-function printHttp(
+function printTable(
+  title: string,
   stats: Record<string, Stats>,
-  ratio: number,
+  ratio: { label: string; value: number },
   floorRatio: number,
   over: Record<string, number>,
 ) {
-  log('\nHTTP (minimal keep-alive client; reference = server-everything streamableHttp)');
+  log(`\n${title}`);
   for (const [name, value] of Object.entries(stats)) log(row(name, value));
-  log(`  ratio (best of ours / reference, p50): ${ratio}   target ≤ 0.3`);
-  log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
-  log(overFloorLine(over));
-}
-
-function printModern(
-  stats: Record<string, Stats>,
-  ratio: number,
-  floorRatio: number,
-  over: Record<string, number>,
-) {
-  log('\nHTTP 2026-07-28 (the same client; reference = SDK v2 createMcpHandler)');
-  for (const [name, value] of Object.entries(stats)) log(row(name, value));
-  log(`  ratio (ours / reference, p50): ${ratio}   target ≤ 0.3`);
+  log(`  ratio (${ratio.label} / reference, p50): ${ratio.value}   target ≤ 0.3`);
   log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
   log(overFloorLine(over));
 }

@@ -9,16 +9,10 @@ import type { HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import {
-  createMcpServer,
-  defineTool,
-  type McpServer,
-  type ServeHandle,
-  ServerErrorCode,
-  serve,
-} from '../src/index.js';
+import { defineTool, type McpServer, type ServeHandle, ServerErrorCode, serve } from '../src/index.js';
 import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
 import { envelope, post } from './fixtures/modern-request.js';
+import { createTracedUpstream } from './fixtures/traced-upstream.js';
 
 const telemetry = registerInMemoryTelemetry();
 
@@ -44,27 +38,18 @@ describe('REST and callTool are traced and measured like a JSON-RPC call', () =>
   let handle: ServeHandle;
   let restUrl: string;
   beforeAll(async () => {
-    server = createMcpServer({
-      name: 'local-calls',
-      version: '1.0.0',
-      tools: [
-        defineTool({
-          name: 'add',
-          description: 'Adds two numbers',
-          input: z.object({ a: z.number(), b: z.number() }),
-          execute: ({ a, b }) => String(a + b),
-        }),
-        defineTool({
-          name: 'ask',
-          description: 'Asks the user',
-          input: z.object({}),
-          execute: async (_args, context) => {
-            await context.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
-            return 'asked';
-          },
-        }),
-      ],
-    });
+    server = createTracedUpstream();
+    server.addTool(
+      defineTool({
+        name: 'ask',
+        description: 'Asks the user',
+        input: z.object({}),
+        execute: async (_args, context) => {
+          await context.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+          return 'asked';
+        },
+      }),
+    );
     handle = await serve(server, { transport: { type: 'http', port: 0, restEndpoint: true } });
     restUrl = (handle.url as string).replace('/mcp', '/v1/tool-execute');
   });
