@@ -55,16 +55,19 @@ export function isPlainLegacyMessage(body: unknown, protocolVersionHeader: strin
  * of a 2026-07-28 call here, more than the rest of the server's work on an echo. A shape-checked
  * request whose envelope equals one accepted before is routed at once; anything else — a first
  * request, another envelope, a header that disagrees — goes to the SDK. The memo compares parsed
- * values (no serialising of each request's envelope): envelopes are bucketed by a short key of
- * their strings, then compared structurally. `classify-message.test.ts` checks the routes equal
- * the SDK's over the fuzz corpus.
+ * values, grouped by the client's name (no serialising of each request's envelope).
+ * `classify-message.test.ts` checks the routes equal the SDK's over the fuzz corpus.
  */
 interface AcceptedEnvelope {
+  version: string;
+  /** Whether the request came with an `Mcp-Method` header (the SDK checks it against the body). */
+  methodHeader: boolean;
   capabilities: unknown;
   clientInfo: unknown;
   logLevel: unknown;
 }
 
+/** Accepted envelopes by client name ('' for none). */
 const acceptedEnvelopes = new Map<string, AcceptedEnvelope[]>();
 /** Bounds the memory a client sending ever new envelopes can take. */
 const maxAcceptedEnvelopes = 256;
@@ -72,8 +75,8 @@ const maxAcceptedEnvelopes = 256;
 const maxEnvelopeLength = 2048;
 let acceptedCount = 0;
 
-/** The parts of a shape-checked request's envelope the memo keys on; undefined when it cannot take the shortcut. */
-function envelopeOf(input: InboundHttpRequest): { bucket: string; envelope: AcceptedEnvelope } | undefined {
+/** The `_meta` of a shape-checked request that may take the shortcut; undefined when it cannot. */
+function envelopeMetaOf(input: InboundHttpRequest): Record<string, unknown> | undefined {
   const body = input.body as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
   // Requests only (they have an id): notifications are rare and keep the SDK's answer.
   if (body.id === undefined) return undefined;
@@ -82,15 +85,12 @@ function envelopeOf(input: InboundHttpRequest): { bucket: string; envelope: Acce
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (typeof version !== 'string' || version !== input.protocolVersionHeader) return undefined;
   if (input.mcpMethodHeader !== undefined && input.mcpMethodHeader !== body.method) return undefined;
-  const clientInfo = meta[CLIENT_INFO_META_KEY];
-  const logLevel = meta[LOG_LEVEL_META_KEY];
-  const info =
-    typeof clientInfo === 'object' && clientInfo !== null
-      ? (clientInfo as Record<string, unknown>)
-      : undefined;
-  // The bucket only narrows the search; equality is decided structurally below.
-  const bucket = `${version}|${input.mcpMethodHeader === undefined ? 0 : 1}|${typeof logLevel === 'string' ? logLevel : typeof logLevel}|${typeof info?.name === 'string' ? info.name : ''}|${typeof info?.version === 'string' ? info.version : ''}`;
-  return { bucket, envelope: { capabilities: meta[CLIENT_CAPABILITIES_META_KEY], clientInfo, logLevel } };
+  return meta;
+}
+
+function clientNameOf(meta: Record<string, unknown>): string {
+  const info = meta[CLIENT_INFO_META_KEY] as { name?: unknown } | null | undefined;
+  return typeof info === 'object' && info !== null && typeof info.name === 'string' ? info.name : '';
 }
 
 /** Equality of two parsed JSON values (key order aside). */
@@ -111,15 +111,17 @@ function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-function isAccepted(found: { bucket: string; envelope: AcceptedEnvelope }): boolean {
-  const remembered = acceptedEnvelopes.get(found.bucket);
+function isAccepted(meta: Record<string, unknown>, methodHeader: boolean): boolean {
+  const remembered = acceptedEnvelopes.get(clientNameOf(meta));
   if (remembered === undefined) return false;
-  const { capabilities, clientInfo, logLevel } = found.envelope;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
   for (const accepted of remembered) {
     if (
-      sameJson(accepted.capabilities, capabilities) &&
-      sameJson(accepted.clientInfo, clientInfo) &&
-      sameJson(accepted.logLevel, logLevel)
+      accepted.version === version &&
+      accepted.methodHeader === methodHeader &&
+      sameJson(accepted.logLevel, meta[LOG_LEVEL_META_KEY]) &&
+      sameJson(accepted.clientInfo, meta[CLIENT_INFO_META_KEY]) &&
+      sameJson(accepted.capabilities, meta[CLIENT_CAPABILITIES_META_KEY])
     )
       return true;
   }
@@ -131,27 +133,39 @@ function isAccepted(found: { bucket: string; envelope: AcceptedEnvelope }): bool
  * SDK must look (exported for the test that holds it to the SDK's answers).
  */
 export function rememberedModernRoute(input: InboundHttpRequest): MessageRoute | undefined {
-  const found = envelopeOf(input);
-  return found !== undefined && isAccepted(found) ? modernRoute(input.body as JSONRPCRequest) : undefined;
+  const meta = envelopeMetaOf(input);
+  return meta !== undefined && isAccepted(meta, input.mcpMethodHeader !== undefined)
+    ? modernRoute(input.body as JSONRPCRequest)
+    : undefined;
 }
 
 function modernRoute(message: JSONRPCRequest): MessageRoute {
   return { kind: 'modern-request', message, envelope: readRequestEnvelope(message.params) };
 }
 
-function rememberEnvelope(found: { bucket: string; envelope: AcceptedEnvelope } | undefined): void {
-  if (found === undefined) return;
-  const serialised = JSON.stringify(found.envelope);
-  if (serialised === undefined || serialised.length > maxEnvelopeLength) return;
+function rememberEnvelope(meta: Record<string, unknown> | undefined, methodHeader: boolean): void {
+  if (meta === undefined) return;
+  const parts = {
+    capabilities: meta[CLIENT_CAPABILITIES_META_KEY],
+    clientInfo: meta[CLIENT_INFO_META_KEY],
+    logLevel: meta[LOG_LEVEL_META_KEY],
+  };
+  const serialised = JSON.stringify(parts);
+  if (serialised.length > maxEnvelopeLength) return;
   if (acceptedCount >= maxAcceptedEnvelopes) {
     acceptedEnvelopes.clear();
     acceptedCount = 0;
   }
   // A copy: the handler may change the request's objects after the memo saw them.
-  const copy = JSON.parse(serialised) as AcceptedEnvelope;
-  const bucket = acceptedEnvelopes.get(found.bucket);
-  if (bucket === undefined) acceptedEnvelopes.set(found.bucket, [copy]);
-  else bucket.push(copy);
+  const accepted: AcceptedEnvelope = {
+    ...(JSON.parse(serialised) as Pick<AcceptedEnvelope, 'capabilities' | 'clientInfo' | 'logLevel'>),
+    version: meta[PROTOCOL_VERSION_META_KEY] as string,
+    methodHeader,
+  };
+  const name = clientNameOf(meta);
+  const group = acceptedEnvelopes.get(name);
+  if (group === undefined) acceptedEnvelopes.set(name, [accepted]);
+  else group.push(accepted);
   acceptedCount += 1;
 }
 
@@ -161,11 +175,13 @@ function rememberEnvelope(found: { bucket: string; envelope: AcceptedEnvelope } 
  * accepted before, is routed without the SDK's second parse.
  */
 export function classifyMessage(input: InboundHttpRequest, shapeChecked = false): MessageRoute {
-  let found: { bucket: string; envelope: AcceptedEnvelope } | undefined;
+  let meta: Record<string, unknown> | undefined;
+  const methodHeader = input.mcpMethodHeader !== undefined;
   if (shapeChecked) {
     if (isPlainLegacyMessage(input.body, input.protocolVersionHeader)) return legacyRoute;
-    found = envelopeOf(input);
-    if (found !== undefined && isAccepted(found)) return modernRoute(input.body as JSONRPCRequest);
+    meta = envelopeMetaOf(input);
+    if (meta !== undefined && isAccepted(meta, methodHeader))
+      return modernRoute(input.body as JSONRPCRequest);
   }
   const outcome = classifyInboundRequest(input);
   if (outcome.kind === 'legacy') return { kind: 'legacy' };
@@ -191,6 +207,6 @@ export function classifyMessage(input: InboundHttpRequest, shapeChecked = false)
       error: { code: error.code, message: error.message, data: error.data },
     };
   }
-  rememberEnvelope(found);
+  rememberEnvelope(meta, methodHeader);
   return modernRoute(outcome.message);
 }
