@@ -56,8 +56,8 @@ export {
 export type { ApprovalSetting } from './approval-setting.js';
 export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
-export type { ClientErrorOptions } from './client-error.js';
-export { ClientError, ClientErrorCode } from './client-error.js';
+export type { ClientErrorOptions, ClientFailureCode } from './client-error.js';
+export { ClientError, ClientErrorCode, TransportErrorCode } from './client-error.js';
 export type {
   AddServerOptions,
   ApprovalConfig,
@@ -155,8 +155,6 @@ export type {
 export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
-export type { CreatedTask } from './protocol-client.js';
-export { ProtocolClient } from './protocol-client.js';
 export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-message-tap.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
@@ -170,6 +168,7 @@ export type {
 export { toAnthropicTools, toGeminiTools, toOpenAITools } from './provider-tools.js';
 export type { Redactor } from './redactor.js';
 export { createRedactor } from './redactor.js';
+export type { CreatedTask } from './result-decoding.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
@@ -180,7 +179,7 @@ export type {
   RootsProvider,
   SamplingHandler,
   ServerRequestContext,
-} from './server-request-router.js';
+} from './server-request-answers.js';
 export { serverSecrets } from './server-secrets.js';
 // The digest `mcp.session.id` records: the server records the same one (it needs `node:crypto`,
 // so it cannot live in core, which also runs in browsers).
