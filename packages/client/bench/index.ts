@@ -5,6 +5,11 @@
  * concurrent (16 in flight) calls per side, interleaved in rounds after a warm-up.
  * ratio = switchboard p50 / sdk p50 (sequential).
  *
+ * Two more sides where asked, measured in the same rounds (sequential): `BENCH_BASE=<path to another
+ * build's dist/index.js>` adds that build's `execute` as `base` (a before/after in one run, on the
+ * same servers), and over stdio the raw SDK v1 `Client.callTool` is measured as `v1`.
+ * `spawnFailed`: the time from a mistyped stdio command to its `SPAWN_FAILED`, median of 20.
+ *
  * Over HTTP two more figures explain the ratio:
  * - `http.bare`: about the least a client can take — a bare keep-alive `node:http` POST that stops
  *   at the result event, no JSON-RPC layer, measured in the same rounds (`bareRatio` = bare p50 /
@@ -29,6 +34,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverScript, startEverythingHttp } from '@switchboard/test-helpers';
 
 // The built package (`dist/`, what users install; `pnpm bench` builds it first), as the baseline
@@ -39,6 +46,10 @@ const { connectMcp } = (await import(
   process.env.BENCH_SOURCE === 'src' ? '../src/index.js' : '../dist/index.js'
 )) as ClientPackage;
 type McpConnection = Awaited<ReturnType<ClientPackage['connectMcp']>>;
+// Another build of this package (the base commit's, say), measured as a side of its own.
+const basePackage = process.env.BENCH_BASE
+  ? ((await import(process.env.BENCH_BASE)) as ClientPackage)
+  : undefined;
 
 const json = process.argv.includes('--json');
 // --quick: a short run that only checks the bench works (no figures to keep).
@@ -50,7 +61,7 @@ const concurrency = 16;
 // Enough warm-up calls per side for every runner to reach its optimised steady state (as the
 // server bench): after 200, the JIT was still at work in the measured rounds.
 const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 2000));
-// BENCH_ONLY=stdio,http,httpModern runs only those groups (httpPinned goes with http).
+// BENCH_ONLY=stdio,http,httpModern,spawnFailed runs only those groups (httpPinned goes with http).
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (group: string) => only === undefined || only.includes(group);
 
@@ -99,6 +110,10 @@ interface Sides {
   switchboard: Call;
   /** Measured in the same rounds, sequential only. */
   bare?: Call;
+  /** Another build's `execute` (BENCH_BASE), sequential only. */
+  base?: Call;
+  /** The raw SDK v1 client, sequential only. */
+  v1?: Call;
 }
 
 interface ModeResult {
@@ -111,21 +126,32 @@ interface Measured {
   sequential: ModeResult;
   concurrent: ModeResult;
   bare?: Stats;
+  base?: Stats;
+  v1?: Stats;
 }
+
+type ExtraSide = 'bare' | 'base' | 'v1';
+const extraSides: readonly ExtraSide[] = ['bare', 'base', 'v1'];
 
 async function measure(sides: Sides): Promise<Measured> {
   await sequential(sides.sdk, warmup, []);
   await sequential(sides.switchboard, warmup, []);
-  if (sides.bare) await sequential(sides.bare, warmup, []);
+  for (const extra of extraSides) {
+    const call = sides[extra];
+    if (call) await sequential(call, warmup, []);
+  }
   const samples = {
     sequential: { sdk: [] as number[], switchboard: [] as number[] },
     concurrent: { sdk: [] as number[], switchboard: [] as number[] },
   };
-  const bareSamples: number[] = [];
+  const extraSamples: Record<ExtraSide, number[]> = { bare: [], base: [], v1: [] };
   const sequentialSides: Array<[Call, number[]]> = [
     [sides.sdk, samples.sequential.sdk],
     [sides.switchboard, samples.sequential.switchboard],
-    ...(sides.bare ? [[sides.bare, bareSamples] as [Call, number[]]] : []),
+    ...extraSides.flatMap((extra) => {
+      const call = sides[extra];
+      return call ? [[call, extraSamples[extra]] as [Call, number[]]] : [];
+    }),
   ];
   for (let round = 0; round < rounds; round++) {
     // Rotate who goes first so no side always runs on a warmer (or busier) machine, or always
@@ -144,7 +170,7 @@ async function measure(sides: Sides): Promise<Measured> {
     return { sdk, switchboard, ratio: Number((switchboard.p50Us / sdk.p50Us).toFixed(3)) };
   };
   const result: Measured = { sequential: summarise('sequential'), concurrent: summarise('concurrent') };
-  if (sides.bare) result.bare = stats(bareSamples);
+  for (const extra of extraSides) if (sides[extra]) result[extra] = stats(extraSamples[extra]);
   return result;
 }
 
@@ -168,8 +194,9 @@ const message = { message: 'hello from the bench' };
 
 async function switchboardSide(
   servers: Parameters<typeof connectMcp>[0],
+  build: Pick<ClientPackage, 'connectMcp'> = { connectMcp },
 ): Promise<{ connection: McpConnection; call: Call }> {
-  const connection = await connectMcp(servers, { approval: 'never' });
+  const connection = await build.connectMcp(servers, { approval: 'never' });
   const tool = connection.tools.mcp__everything__echo;
   if (!tool?.execute) throw new Error('echo tool missing');
   const execute = tool.execute;
@@ -307,14 +334,30 @@ async function main(): Promise<void> {
     const sdk = await sdkSide(
       new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
     );
-    const switchboard = await switchboardSide({
-      everything: { command: process.execPath, args: [everything, 'stdio'] },
-    });
+    const servers = { everything: { command: process.execPath, args: [everything, 'stdio'] } };
+    const switchboard = await switchboardSide(servers);
+    const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
+    const v1 = new ClientV1({ name: 'bench-sdk-v1', version: '0.0.0' });
+    await v1.connect(
+      new StdioClientTransportV1({
+        command: process.execPath,
+        args: [everything, 'stdio'],
+        stderr: 'ignore',
+      }),
+    );
+    await v1.listTools();
     try {
-      results.stdio = await measure({ sdk: sdk.call, switchboard: switchboard.call });
+      results.stdio = await measure({
+        sdk: sdk.call,
+        switchboard: switchboard.call,
+        ...(base ? { base: base.call } : {}),
+        v1: () => v1.callTool({ name: 'echo', arguments: message }),
+      });
     } finally {
       await sdk.client.close();
       await switchboard.connection.close();
+      await base?.connection.close();
+      await v1.close();
     }
   }
 
@@ -332,15 +375,21 @@ async function main(): Promise<void> {
           sdkTransport,
           pinned ? { supportedProtocolVersions: [version, ...SUPPORTED_PROTOCOL_VERSIONS] } : {},
         );
-        const switchboard = await switchboardSide({
-          everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) },
-        });
+        const servers = { everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) } };
+        const switchboard = await switchboardSide(servers);
+        const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
         const bare = await bareSide(server.url, version);
         try {
-          results[key] = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+          results[key] = await measure({
+            sdk: sdk.call,
+            switchboard: switchboard.call,
+            bare: bare.call,
+            ...(base ? { base: base.call } : {}),
+          });
         } finally {
           await sdk.client.close();
           await switchboard.connection.close();
+          await base?.connection.close();
           bare.close();
         }
       }
@@ -356,13 +405,21 @@ async function main(): Promise<void> {
       const sdk = await sdkSide(new StreamableHTTPClientTransport(new URL(server.url)), {
         versionNegotiation: { mode: { pin: '2026-07-28' } },
       });
-      const switchboard = await switchboardSide({ everything: { url: server.url } });
+      const servers = { everything: { url: server.url } };
+      const switchboard = await switchboardSide(servers);
+      const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
       const bare = bareModernSide(server.url);
       try {
-        results.httpModern = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+        results.httpModern = await measure({
+          sdk: sdk.call,
+          switchboard: switchboard.call,
+          bare: bare.call,
+          ...(base ? { base: base.call } : {}),
+        });
       } finally {
         await sdk.client.close();
         await switchboard.connection.close();
+        await base?.connection.close();
         bare.close();
       }
     } finally {
@@ -370,8 +427,12 @@ async function main(): Promise<void> {
     }
   }
 
+  let spawnFailed: { current: Stats; base?: Stats } | undefined;
+  if (runs('spawnFailed')) spawnFailed = await timeSpawnFailures();
+
   if (json) {
     const out: Record<string, unknown> = {};
+    if (spawnFailed) out.spawnFailed = spawnFailed;
     for (const [transport, result] of Object.entries(results)) {
       out[transport] = {
         sdk: result.sequential.sdk,
@@ -382,6 +443,18 @@ async function main(): Promise<void> {
               bare: result.bare,
               bareRatio: Number((result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)),
               overBare: Number((result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)),
+            }
+          : {}),
+        ...(result.base
+          ? {
+              base: result.base,
+              overBase: Number((result.sequential.switchboard.p50Us / result.base.p50Us).toFixed(3)),
+            }
+          : {}),
+        ...(result.v1
+          ? {
+              v1: result.v1,
+              overV1: Number((result.sequential.switchboard.p50Us / result.v1.p50Us).toFixed(3)),
             }
           : {}),
         concurrent: result.concurrent,
@@ -412,6 +485,24 @@ async function main(): Promise<void> {
       `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}, switchboard / bare ${(result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)}`,
     );
   }
+  for (const [transport, result] of Object.entries(results)) {
+    if (result.base) {
+      console.log(
+        `${transport.padEnd(11)}base        ${process.env.BENCH_BASE}: p50 ${result.base.p50Us} µs, p95 ${result.base.p95Us} µs → switchboard / base ${(result.sequential.switchboard.p50Us / result.base.p50Us).toFixed(3)}${result.bare ? `, base / bare ${(result.base.p50Us / result.bare.p50Us).toFixed(3)}` : ''}`,
+      );
+    }
+    if (result.v1) {
+      console.log(
+        `${transport.padEnd(11)}v1          raw SDK v1 Client.callTool: p50 ${result.v1.p50Us} µs, p95 ${result.v1.p95Us} µs → switchboard / v1 ${(result.sequential.switchboard.p50Us / result.v1.p50Us).toFixed(3)}${result.base ? `, base / v1 ${(result.base.p50Us / result.v1.p50Us).toFixed(3)}` : ''}`,
+      );
+    }
+  }
+  if (spawnFailed) {
+    const ms = (value: number) => `${(value / 1000).toFixed(1)} ms`;
+    console.log(
+      `spawnFailed: a mistyped stdio command to SPAWN_FAILED (connectMcp), ${spawnRuns} runs: median ${ms(spawnFailed.current.p50Us)}, p95 ${ms(spawnFailed.current.p95Us)} (goal ≤ 500 ms)${spawnFailed.base ? `; base: median ${ms(spawnFailed.base.p50Us)}, p95 ${ms(spawnFailed.base.p95Us)}` : ''}`,
+    );
+  }
   console.log(
     `\nhttp runs at protocol ${LATEST_PROTOCOL_VERSION}, httpPinned at 2025-06-18 (both clients pinned), httpModern at 2026-07-28 against an SDK v2 createMcpHandler server (the SDK client pinned, Switchboard negotiating).`,
   );
@@ -423,6 +514,31 @@ async function main(): Promise<void> {
   console.log(
     'targets (sequential): stdio ratio ≤ 1.0; http and httpModern: switchboard p50 ≤ 1.05 × bare p50',
   );
+}
+
+const spawnRuns = 20;
+
+/**
+ * Times `connectMcp` with a command that does not exist, to its error, `spawnRuns` times (and the
+ * BENCH_BASE build's, interleaved). This build must answer `SPAWN_FAILED`.
+ */
+async function timeSpawnFailures(): Promise<{ current: Stats; base?: Stats }> {
+  const time = async (build: Pick<ClientPackage, 'connectMcp'>, into: number[]): Promise<unknown> => {
+    const started = performance.now();
+    const error = await build
+      .connectMcp({ typo: { command: 'switchboard-bench-no-such-command' } })
+      .catch((caught: unknown) => caught);
+    into.push((performance.now() - started) * 1000);
+    return (error as { code?: unknown } | undefined)?.code;
+  };
+  const current: number[] = [];
+  const base: number[] = [];
+  for (let run = 0; run < spawnRuns; run++) {
+    const code = await time({ connectMcp }, current);
+    if (code !== 'SPAWN_FAILED') throw new Error(`a mistyped command gave ${String(code)}, not SPAWN_FAILED`);
+    if (basePackage) await time(basePackage, base);
+  }
+  return basePackage ? { current: stats(current), base: stats(base) } : { current: stats(current) };
 }
 
 main().then(

@@ -61,9 +61,15 @@ export class ToolListCache {
     return this.declarations.get(tool);
   }
 
-  /** The server said the list changed: forget it, and refresh after the quiet period. */
+  /**
+   * The server said the list changed: forget it, and refresh after the quiet period. While a list
+   * is being fetched, its answer — which came after the notification on the same stream — is the
+   * changed list: nothing more is fetched (a server that announces its tools right after
+   * `initialize` costs no second list).
+   */
   changed(): void {
     this.freshUntil = 0;
+    if (this.loading !== undefined) return;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
