@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
-import { fixtureServerScript, serverScript } from '@switchboard/test-helpers';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
@@ -286,15 +286,5 @@ process.stdin.once('data', () => { process.stderr.write('unexpected request befo
     expect(messages).toEqual([]);
     expect(errors.some((error) => SwitchboardError.hasCode(error, 'SERVER_EXITED'))).toBe(true);
     expect(readFileSync(starts, 'utf8')).toBe('start\n');
-  });
-});
-    cleanups.push(() => transport.close());
-    const client = autoClient();
-    const failure = await client.connect(transport).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(Error);
-    expect(transport.exitCode).toBe(3);
   });
 });
