@@ -72,6 +72,11 @@ type Call = () => Promise<unknown>;
 interface Stats {
   p50Us: number;
   p95Us: number;
+  /**
+   * This process's CPU per call (user + system), over the side's sequential blocks: what the
+   * client itself costs, which a busy machine disturbs far less than the wall-clock percentiles.
+   */
+  cpuUs?: number;
 }
 
 function percentile(sorted: number[], quantile: number): number {
@@ -81,15 +86,26 @@ function percentile(sorted: number[], quantile: number): number {
 
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50Us: Math.round(percentile(sorted, 0.5)), p95Us: Math.round(percentile(sorted, 0.95)) };
+  const cpu = cpuSpent.get(samples);
+  return {
+    p50Us: Math.round(percentile(sorted, 0.5)),
+    p95Us: Math.round(percentile(sorted, 0.95)),
+    ...(cpu === undefined || samples.length === 0 ? {} : { cpuUs: Math.round(cpu / samples.length) }),
+  };
 }
 
+/** CPU microseconds this process spent per side (sequential blocks only). */
+const cpuSpent = new Map<number[], number>();
+
 async function sequential(call: Call, count: number, into: number[]): Promise<void> {
+  const cpu = process.cpuUsage();
   for (let index = 0; index < count; index++) {
     const started = performance.now();
     await call();
     into.push((performance.now() - started) * 1000);
   }
+  const spent = process.cpuUsage(cpu);
+  cpuSpent.set(into, (cpuSpent.get(into) ?? 0) + spent.user + spent.system);
 }
 
 async function concurrent(call: Call, count: number, into: number[]): Promise<void> {
@@ -486,6 +502,11 @@ async function main(): Promise<void> {
     );
   }
   for (const [transport, result] of Object.entries(results)) {
+    const row = result.sequential;
+    const cpu = (stats: Stats | undefined) => (stats?.cpuUs === undefined ? '—' : `${stats.cpuUs} µs`);
+    console.log(
+      `${transport.padEnd(11)}cpu/call    sdk ${cpu(row.sdk)}, switchboard ${cpu(row.switchboard)}${result.base ? `, base ${cpu(result.base)}` : ''}${result.bare ? `, bare ${cpu(result.bare)}` : ''}${result.v1 ? `, v1 ${cpu(result.v1)}` : ''}`,
+    );
     if (result.base) {
       console.log(
         `${transport.padEnd(11)}base        ${process.env.BENCH_BASE}: p50 ${result.base.p50Us} µs, p95 ${result.base.p95Us} µs → switchboard / base ${(result.sequential.switchboard.p50Us / result.base.p50Us).toFixed(3)}${result.bare ? `, base / bare ${(result.base.p50Us / result.bare.p50Us).toFixed(3)}` : ''}`,

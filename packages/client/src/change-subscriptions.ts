@@ -34,10 +34,7 @@ export function listen(
           clearTimeout(timer);
           open = true;
           const honored = (params.notifications ?? {}) as SubscriptionFilter;
-          resolve({
-            honored,
-            close: async () => close(),
-          });
+          resolve({ honored, close });
         },
         ended(error) {
           clearTimeout(timer);
@@ -47,7 +44,7 @@ export function listen(
     );
     if (!engine.open) return;
     timer = setTimeout(() => {
-      close();
+      void close();
       reject(
         new SdkError(SdkErrorCode.RequestTimeout, 'subscriptions/listen ack timed out', {
           timeout: ackTimeoutMs,

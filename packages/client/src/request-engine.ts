@@ -213,9 +213,10 @@ export class RequestEngine {
 
   /**
    * Opens a long-lived stream (`subscriptions/listen`): `handlers` learn of its acknowledgement and
-   * its end; the returned function closes it (the stream, and `notifications/cancelled`).
+   * its end; the returned function closes it (the stream, and `notifications/cancelled`, sent
+   * before it resolves, so the server has ended the stream by then).
    */
-  openStream(method: string, params: Record<string, unknown>, handlers: StreamHandlers): () => void {
+  openStream(method: string, params: Record<string, unknown>, handlers: StreamHandlers): () => Promise<void> {
     const id = `${method.replace(/\W+/g, '-')}:${this.nextStreamId++}`;
     const entry: PendingRequest = {
       id,
@@ -228,10 +229,10 @@ export class RequestEngine {
       closeStream: undefined,
       stream: handlers,
     };
-    const close = (): void => {
+    const close = async (): Promise<void> => {
       if (!this.finish(entry)) return;
       entry.closeStream?.();
-      this.notify('notifications/cancelled', { requestId: id }).catch(() => {});
+      if (!this.closed) await this.notify('notifications/cancelled', { requestId: id }).catch(() => {});
     };
     if (this.closed) {
       handlers.ended(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
