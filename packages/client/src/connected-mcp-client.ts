@@ -339,21 +339,31 @@ export class ConnectedMcpClient implements McpClient {
    * The send link of this connection: the call goes out (once, or again after a
    * `HeaderMismatch`), and a task it was answered with is polled to its result.
    */
-  async sendCall(call: ToolCall): Promise<CallToolResult> {
-    let outcome: CallOutcome;
-    try {
-      outcome = await this.sender.send(call);
-    } catch (error) {
-      throw toClientError(error, this.scene('tools/call', call.tool, call.options.signal));
-    }
-    if (outcome.task === undefined) return outcome.result;
-    const task = this.taskOf(outcome.task, call);
-    call.options.onTask?.(task);
-    return task.result(waitOptions(call.options));
+  sendCall(call: ToolCall): Promise<CallToolResult> {
+    return this.sender.send(call).then(
+      (outcome) => {
+        if (outcome.task === undefined) return outcome.result;
+        const task = this.taskOf(outcome.task, call);
+        call.options.onTask?.(task);
+        return task.result(waitOptions(call.options));
+      },
+      (error: unknown) => {
+        throw toClientError(error, this.scene('tools/call', call.tool, call.options.signal));
+      },
+    );
   }
 
   private toolCall(tool: string, args: Record<string, unknown>, options: CallToolOptions): ToolCall {
-    return { server: this.name, tool, publicName: tool, args, options, retrySafe: false };
+    return {
+      server: this.name,
+      tool,
+      publicName: tool,
+      args,
+      options,
+      retrySafe: false,
+      observed: false,
+      trace: undefined,
+    };
   }
 
   async getTask(taskId: string, tool = 'unknown'): Promise<ToolTask> {

@@ -100,6 +100,8 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
       args,
       options: executeOptions,
       retrySafe,
+      observed: false,
+      trace: undefined,
     });
     return options.rawResults || executeOptions.rawResult === true
       ? result

@@ -125,6 +125,8 @@ export function createServerRecord(
       args,
       options,
       retrySafe: isRetrySafe(registered?.annotations),
+      observed: false,
+      trace: undefined,
     });
   };
   connection.listen({

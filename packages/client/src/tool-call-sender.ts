@@ -47,18 +47,15 @@ export class ToolCallSender {
   }
 
   /** Sends the call; resolves with the result, or the task the server created. */
-  async send(call: ToolCall): Promise<CallOutcome> {
+  send(call: ToolCall): Promise<CallOutcome> {
     if (call.observed === true && call.trace === undefined) {
       call.trace = this.options.telemetry.startToolCall(call.tool, call.options.traceContext);
     }
-    try {
-      return await this.sendOnce(call, this.requestOptions(call));
-    } catch (error) {
+    return this.sendOnce(call, this.requestOptions(call)).catch((error: unknown) => {
       if (!(error instanceof ProtocolError) || error.code !== JsonRpcErrorCode.HeaderMismatch) throw error;
       // The tool's schema changed under us: read it again and send once more.
-      await this.options.tools.list(true);
-      return this.sendOnce(call, this.requestOptions(call));
-    }
+      return this.options.tools.list(true).then(() => this.sendOnce(call, this.requestOptions(call)));
+    });
   }
 
   /** The request options of a call: the shared defaults, or the call's own merged over them. */

@@ -4,12 +4,15 @@
 // the one way calls leave — with or without handlers of their own, relayed or not.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/server';
 import { SpanKind } from '@opentelemetry/api';
 import { createTemporaryDirectories } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   ClientError,
   connectMcp,
+  createMcpClient,
   type McpConnection,
   type ProtocolMessageEvent,
   type ToolCallEvent,
@@ -215,5 +218,40 @@ describe('send', () => {
         events.some((event) => event.direction === 'in' && (event.message as { id?: unknown }).id === id),
       ).toBe(true);
     }
+  });
+
+  it("a HeaderMismatch (the tool's x-mcp-header declaration changed) reads the tool list again and sends once more", async () => {
+    let declared = false;
+    const server = await startSdkV2Server({
+      legacy: 'reject',
+      factory: () => {
+        const moving = new McpServer({ name: 'moving', version: '1.0.0' });
+        moving.registerTool(
+          'regional',
+          {
+            inputSchema: z.object({
+              region: declared ? z.string().meta({ 'x-mcp-header': 'Region' }) : z.string(),
+            }),
+          },
+          async ({ region }) => ({ content: [{ type: 'text', text: `region ${region}` }] }),
+        );
+        return moving;
+      },
+    });
+    cleanups.push(() => server.close());
+    const client = await createMcpClient('moving', { url: server.url });
+    cleanups.push(() => client.close());
+    await client.listTools();
+    declared = true;
+    expect(await client.callTool('regional', { region: 'eu' })).toMatchObject({
+      content: [{ type: 'text', text: 'region eu' }],
+    });
+    const methods = server.requests
+      .map((request) => request.body?.method)
+      .filter((method) => method !== undefined);
+    expect(methods.slice(-3)).toEqual(['tools/call', 'tools/list', 'tools/call']);
+    const [first, second] = toolCalls(server, 'regional');
+    expect(first?.headers['mcp-param-region']).toBeUndefined();
+    expect(second?.headers['mcp-param-region']).toBe('eu');
   });
 });
