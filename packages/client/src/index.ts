@@ -120,6 +120,7 @@ export type {
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
 export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
+export { createMcpClient } from './create-mcp-client.js';
 export type {
   CatalogSource,
   CrossServerCatalog,
@@ -152,7 +153,6 @@ export type {
   McpRequestOptions,
   ToolStart,
 } from './mcp-client.js';
-export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
 export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-message-tap.js';

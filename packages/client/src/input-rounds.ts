@@ -8,9 +8,8 @@
  * shedding) waits a little before the next, and the rounds are bounded.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { RequestOwner } from './request-engine.js';
 import type { DecodedResult } from './result-decoding.js';
-import type { AnswerServerRequest } from './server-request-answers.js';
+import type { AnswerServerRequest, RequestOwner } from './server-request-answers.js';
 
 /** Most rounds one request runs (the SDK's own bound). */
 const maxRounds = 10;

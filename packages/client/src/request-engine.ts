@@ -26,14 +26,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpMessageExtraInfo, HttpSendOptions } from '@switchboard/transports';
 import { type AbortSignalWatch, createAbortSignalWatch } from './abort-signal-watch.js';
-import type { CallServerRequestHandlers } from './server-request-answers.js';
-
-/** The call a request is sent for: the server requests that belong to it are answered with its handlers. */
-export interface RequestOwner {
-  /** The tool it calls (for the handlers' context). */
-  readonly tool: string;
-  readonly handlers: CallServerRequestHandlers;
-}
+import type { RequestOwner } from './server-request-answers.js';
 
 /** What the engine tells a traced request. */
 export interface EngineRequestTrace {

@@ -8,8 +8,8 @@
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { type Logger, SwitchboardError } from '@switchboard/core';
-import { resolveTransportType, type TransportType } from '@switchboard/transports';
-import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
+import { resolveTransportType } from '@switchboard/transports';
+import { computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
 import {
   ClientError,
   ClientErrorCode,
@@ -19,38 +19,12 @@ import {
 } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
 import type { ConnectedMcpClient } from './connected-mcp-client.js';
-import { connectMcpClient } from './mcp-client.js';
+import { connectMcpClient } from './create-mcp-client.js';
 import type { McpClientOptions } from './mcp-client-options.js';
-import type { ProtocolEra } from './protocol-version.js';
+import type { ServerState, ServerStatus } from './server-status.js';
 import type { ToolCall } from './tool-call-chain.js';
 
-/** Lifecycle state of a server. */
-export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
-
-/** What `status()` tells about one server. */
-export interface ServerStatus {
-  state: ServerState;
-  /** How it is reached. */
-  transport: TransportType;
-  /** The last error (code and redacted message), if the last attempt failed. */
-  lastError?: { code: string; message: string; at: string };
-  /** Circuit breaker state: `open` means calls fail fast until `circuitRetryAt`. */
-  circuit: CircuitState;
-  /** When an open circuit lets the next trial through (ISO time). */
-  circuitRetryAt?: string;
-  /** Consecutive connection failures. */
-  consecutiveFailures: number;
-  /** How many times the server was respawned (or reconnected) after dying. */
-  respawns: number;
-  /** Number of tools the server currently offers. */
-  toolCount: number;
-  /** Server name and version (`server/discover` or `initialize`). */
-  serverInfo?: { name: string; version: string };
-  /** The era of the connection: `modern` (2026-07-28, no `initialize`) or `legacy` (2025 handshake). */
-  era?: ProtocolEra;
-  /** The negotiated protocol version. */
-  protocolVersion?: string;
-}
+export type { ServerState, ServerStatus } from './server-status.js';
 
 /** Supervision settings. */
 export interface SupervisionOptions {

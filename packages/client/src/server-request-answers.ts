@@ -26,7 +26,6 @@ import {
   ElicitResultSchema,
 } from '@modelcontextprotocol/core';
 import { JsonRpcErrorCode } from '@switchboard/transports';
-import type { RequestOwner } from './request-engine.js';
 
 /** Context given to sampling, elicitation and roots handlers. */
 export interface ServerRequestContext {
@@ -64,6 +63,13 @@ export interface CallServerRequestHandlers {
   onSampling?: SamplingHandler;
   /** Answers the call's `roots/list` requests. */
   onListRoots?: ListRootsHandler;
+}
+
+/** The call a request is sent for: the server requests that belong to it are answered with its handlers. */
+export interface RequestOwner {
+  /** The tool it calls (for the handlers' context). */
+  readonly tool: string;
+  readonly handlers: CallServerRequestHandlers;
 }
 
 /** The client-level handlers (the capabilities they declare are what a server may ask for). */

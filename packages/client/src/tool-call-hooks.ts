@@ -14,7 +14,7 @@ import {
   SwitchboardError,
 } from '@switchboard/core';
 import type { ServerEntry } from './config/server-entry.js';
-import type { ServerStatus } from './server-connection.js';
+import type { ServerStatus } from './server-status.js';
 import { hashValue } from './store-hash.js';
 
 /** One finished tool call, as the `afterToolCall` hook sees it. */

@@ -11,9 +11,9 @@ import { type CallToolResult, type Progress, ProtocolError } from '@modelcontext
 import { JsonRpcErrorCode } from '@switchboard/transports';
 import { runInputRounds } from './input-rounds.js';
 import { mcpParamHeaders } from './mcp-param-headers.js';
-import type { EngineRequestOptions, RequestEngine, RequestOwner } from './request-engine.js';
+import type { EngineRequestOptions, RequestEngine } from './request-engine.js';
 import { type CreatedTask, type DecodedResult, decodeResult } from './result-decoding.js';
-import { type AnswerServerRequest, hasOwnHandlers } from './server-request-answers.js';
+import { type AnswerServerRequest, hasOwnHandlers, type RequestOwner } from './server-request-answers.js';
 import type { RequestTelemetry } from './telemetry/request-telemetry.js';
 import type { ToolCall } from './tool-call-chain.js';
 import type { ToolListCache } from './tool-list-cache.js';
