@@ -198,9 +198,15 @@ export class RequestEngine {
       if (signal !== undefined) this.signals.watch(signal, entry);
       this.arm(entry);
       options.trace?.requestSent(id);
-      this.send(message, this.sendOptions(entry, options.headers)).catch((error: unknown) => {
+      const failed = (error: unknown): void => {
         if (this.finish(entry)) reject(error);
-      });
+      };
+      try {
+        this.send(message, this.sendOptions(entry, options.headers)).catch(failed);
+      } catch (error) {
+        // A transport that throws instead of rejecting.
+        failed(error);
+      }
     });
   }
 
@@ -431,7 +437,12 @@ export class RequestEngine {
   /** A progress notification: to its request's callback, restarting its deadline when asked. */
   private progress(params: Record<string, unknown> | undefined): void {
     const token = params?.progressToken;
-    const entry = token === undefined ? undefined : this.pending.get(token as number | string);
+    // The token is the request's id; a server that turned it into a string still means that id.
+    const entry =
+      token === undefined
+        ? undefined
+        : (this.pending.get(token as number | string) ??
+          (typeof token === 'string' ? this.pending.get(Number(token)) : undefined));
     const options = entry?.options;
     if (entry === undefined || options?.onProgress === undefined) return;
     if (options.resetTimeoutOnProgress) this.arm(entry);
