@@ -225,7 +225,8 @@ async function switchboardSide(
   const tool = connection.tools.mcp__everything__echo;
   if (!tool?.execute) throw new Error('echo tool missing');
   const execute = tool.execute;
-  return { connection, call: () => execute(message) };
+  // Over HTTP the same allowance as the bare client's: a keep-alive socket the server closed while idle.
+  return { connection, call: retryingStaleSocket(() => execute(message)) };
 }
 
 /**
@@ -291,7 +292,8 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
 function retryingStaleSocket(call: Call): Call {
   return () =>
     call().catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'ECONNRESET') throw error;
+      const failure = error as { code?: unknown; context?: { errno?: unknown } };
+      if (failure.code !== 'ECONNRESET' && failure.context?.errno !== 'ECONNRESET') throw error;
       return call();
     });
 }
