@@ -1,7 +1,7 @@
 /**
  * What the request paths of a connection see of its telemetry: start a trace per request, end or
- * fail it. The OpenTelemetry implementation is `request-tracing.ts`; this contract names no
- * OpenTelemetry type, so the declarations that reach it (the SDK client's, `protocol-client.ts`)
+ * fail it. The OpenTelemetry implementation is `request-tracing.ts`; a tool call's trace is started once by its observe link (`observe-link.ts`), every other request's where the connection sends it (`connected-mcp-client.ts`); this contract names no
+ * OpenTelemetry type, so the declarations that reach it (the engine's, `request-engine.ts`)
  * compile for a user without `@opentelemetry/api`, an optional peer.
  */
 
@@ -30,6 +30,8 @@ export interface RequestTrace {
   end(result: unknown): void;
   /** The request failed. */
   fail(error: unknown): void;
+  /** Told the JSON-RPC id its request went out with (`jsonrpc.request.id`; the last one of a retried call). */
+  requestSent(id: string | number): void;
 }
 
 /** Starts the telemetry of each request of one connection. */

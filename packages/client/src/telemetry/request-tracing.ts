@@ -4,9 +4,9 @@
  * rest — a child of the request's `traceContext` or of the active context, whose context goes into
  * the request's `params._meta` so the server's span becomes its child; and one
  * `mcp.client.operation.duration` measurement (seconds; its count is the request count, and the
- * points with `error.type` are the errors, per method, tool and prompt). Tool calls are started by
- * the call path (`mcp-client.ts`), which knows of `isError` and tasks; every other request by the
- * SDK client's request funnel (`protocol-client.ts`). With no provider registered, or without
+ * points with `error.type` are the errors, per method, tool and prompt). A tool call's is started once by
+ * its observe link (`observe-link.ts`), which knows of `isError` and tasks; every other request's
+ * where the connection sends it (`connected-mcp-client.ts`), one per request on the wire. With no provider registered, or without
  * `@opentelemetry/api`, `start…` returns undefined and the request runs as if this file did not exist.
  */
 
@@ -26,7 +26,6 @@ import { digestSessionId } from '@switchboard/core/node';
 import { failureAttributesOf } from './failure-attributes.js';
 import { injectTraceContext } from './inject-trace-context.js';
 import type { OpenTelemetryApi } from './open-telemetry-api.js';
-import { withRequestIdSink } from './request-id-sink.js';
 import {
   type ConnectionFacts,
   noRequestTelemetry,
@@ -65,6 +64,7 @@ export function createRequestTelemetry(
 class TracedRequest implements RequestTrace {
   readonly meta: Record<string, unknown> | undefined;
   readonly #record: McpOperationRecord;
+  readonly #span: Span | undefined;
   readonly #facts: ConnectionFacts;
   readonly #toolCall: boolean;
 
@@ -105,14 +105,19 @@ class TracedRequest implements RequestTrace {
       span = started;
       const meta: Record<string, unknown> = {};
       injectTraceContext(api, api.trace.setSpan(parentContext, started), meta);
-      this.meta = withRequestIdSink(meta, (id) => started.setAttribute(McpAttribute.requestId, String(id)));
+      this.meta = meta;
     }
+    this.#span = span;
     this.#record = createMcpOperationRecord({
       span,
       histogram,
       attributes,
       errorStatus: api.SpanStatusCode.ERROR,
     });
+  }
+
+  requestSent(id: string | number): void {
+    this.#span?.setAttribute(McpAttribute.requestId, String(id));
   }
 
   end(result: unknown): void {
