@@ -8,7 +8,7 @@ import type {
   LoggingMessageNotification,
   Progress,
 } from '@modelcontextprotocol/client';
-import type { Logger } from '@switchboard/core';
+import type { Logger, TelemetrySetting } from '@switchboard/core';
 import type { ProtocolMessageListener } from './protocol-message-tap.js';
 import type { ClientAuthOptions } from './server-auth.js';
 import type {
@@ -17,7 +17,6 @@ import type {
   RootsProvider,
   SamplingHandler,
 } from './server-request-answers.js';
-import type { TelemetrySetting } from '@switchboard/core';
 import type { ToolTask } from './tool-task.js';
 
 /** Options of {@link createMcpClient}. */

@@ -7,11 +7,11 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { envelope, post } from '@switchboard/test-helpers';
+import { asAgent, registerInMemoryTelemetry } from '@switchboard/test-helpers/telemetry';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type McpServer, type ServeHandle, ServerErrorCode, serve } from '../src/index.js';
-import { asAgent, registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
-import { envelope, post } from './fixtures/modern-request.js';
 import { createTracedUpstream } from './fixtures/traced-upstream.js';
 
 const telemetry = registerInMemoryTelemetry();
