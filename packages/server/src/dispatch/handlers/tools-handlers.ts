@@ -98,11 +98,11 @@ async function resumeToolCall(
   const retry = await openRetry(request, { method: 'tools/call', target: name }, scope.seal);
   // A sealed state for this tool was issued by a round that ran: its approval was settled then.
   if (retry?.state !== undefined) invocation.approvedEarlier();
-  const runId = retry?.state?.r;
+  const runId = retry?.state?.runId;
   if (runId === undefined) {
     return invocation.run({
       ...(retry?.responses !== undefined ? { inputResponses: retry.responses } : {}),
-      ...(retry?.state?.s !== undefined ? { requestState: retry.state.s } : {}),
+      ...(retry?.state?.handlerState !== undefined ? { requestState: retry.state.handlerState } : {}),
     });
   }
   const parked = scope.suspended.take(runId);
