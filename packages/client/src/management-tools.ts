@@ -10,6 +10,7 @@ import {
   SwitchboardError,
   type ToolAnnotations,
 } from '@switchboard/core';
+import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
 import type { McpConnection } from './connect-mcp.js';
 
@@ -296,6 +297,15 @@ function optionalString(args: Record<string, unknown>, key: string, tool: string
   return value;
 }
 
+const clientCodes: ReadonlySet<string> = new Set(Object.values(ClientErrorCode));
+
+/**
+ * A refusal of a management tool: a `ClientError` for a code of the client's table
+ * (`VALIDATION_FAILED`, `SERVER_NOT_FOUND`, `SERVER_EXISTS`), as the README promises of the client's
+ * errors; the policy refusals (`NEW_SERVER_NOT_ALLOWED`, …) stay `SwitchboardError`s with their code.
+ */
 function refusal(code: string, message: string, context: Record<string, unknown>): SwitchboardError {
-  return new SwitchboardError({ code, message, context });
+  return clientCodes.has(code)
+    ? new ClientError({ code: code as ClientErrorCode, message, context })
+    : new SwitchboardError({ code, message, context });
 }

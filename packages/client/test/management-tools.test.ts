@@ -3,6 +3,7 @@ import { createTemporaryDirectories, everythingStdio, serverScript } from '@swit
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ApprovalPrompt,
+  ClientError,
   connectMcp,
   createManagementTools,
   type ManagementTool,
@@ -99,6 +100,15 @@ describe('createManagementTools', () => {
     await expect(tools.mcp_disconnect?.execute({ server: 'memory' })).rejects.toMatchObject({
       code: 'SERVER_NOT_FOUND',
     });
+    // The client's own codes come as ClientErrors, as its README says: the management tools' checks too.
+    for (const [tool, args] of [
+      ['mcp_call_tool', { name: 'mcp__everything__echo', arguments: 'nope' }],
+      ['mcp_connect', { server: 42 }],
+      ['mcp_disconnect', { server: 'memory' }],
+    ] as const) {
+      const error = await tools[tool]?.execute(args).catch((caught: unknown) => caught);
+      expect(error, tool).toBeInstanceOf(ClientError);
+    }
     // Configured, so it can come back by name.
     const again = (await tools.mcp_connect?.execute({ server: 'memory' })) as { state: string };
     expect(again.state).toBe('connected');

@@ -225,6 +225,10 @@ class ChildProcessTransport implements StdioTransport {
       child.on('error', (error) => {
         if (!spawned) {
           watchdog?.release();
+          // Nothing started, so nothing will exit: close() must not wait 9 s for an exit (stdin
+          // end, SIGTERM, SIGKILL) that never comes, keeping the caller's process alive.
+          if (this.server === server) this.server = undefined;
+          server.markExited();
           reject(this.spawnError(error));
           return;
         }

@@ -123,6 +123,17 @@ describe('stdio transport failures', () => {
     expect((error as Error).message).toMatch(/PATH/);
   });
 
+  it('closes at once after a failed start: nothing started, so no exit is waited for', async () => {
+    // Waits this long would keep the test (and before, a CLI process for 9 s) waiting past its timeout.
+    const transport = createStdioTransport({
+      command: 'switchboard-no-such-command-xyz',
+      stdinCloseTimeoutMs: 600_000,
+      killTimeoutMs: 600_000,
+    });
+    await expect(transport.start()).rejects.toMatchObject({ code: 'SPAWN_FAILED' });
+    await transport.close();
+  });
+
   it('names a missing working directory', async () => {
     const transport = createStdioTransport({
       command: process.execPath,
