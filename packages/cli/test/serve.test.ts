@@ -38,22 +38,26 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+/** Resolves with the first match of `pattern` in what `stream` writes; rejects when it ends first. */
+function waitForText(stream: Readable, pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       const match = pattern.exec(seen);
       if (match) {
-        child.stderr?.off('data', onData);
+        stream.off('data', onData);
         resolve(match);
       }
     };
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) =>
-      reject(new Error(`serve exited (${code}) before printing ${pattern}: ${seen}`)),
-    );
+    stream.on('data', onData);
+    stream.once('end', () => reject(new Error(`serve's stderr ended before ${pattern}: ${seen}`)));
   });
+}
+
+/** Resolves with the first match of `pattern` in the serve process's stderr. */
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return waitForText(child.stderr as Readable, pattern);
 }
 
 describe('switchboard serve', () => {
@@ -266,23 +270,6 @@ describe('switchboard serve', () => {
     expect(run.stderr).toContain('--http');
   });
 });
-
-/** Resolves with the first match of `pattern` in what `stream` writes. */
-function waitForText(stream: Readable, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = pattern.exec(seen);
-      if (match) {
-        stream.off('data', onData);
-        resolve(match);
-      }
-    };
-    stream.on('data', onData);
-    stream.once('end', () => reject(new Error(`stream ended before ${pattern}: ${seen}`)));
-  });
-}
 
 describe('switchboard serve: approval, and counts that agree', () => {
   const approvalConfig = join(sandbox.root, 'approval.json');

@@ -280,6 +280,7 @@ describe('switchboard servers install-gateway', () => {
         command: entry?.command as string,
         args: entry?.args ?? [],
         env: { SWITCHBOARD_HOME: sandbox.home, SWITCHBOARD_STORE: 'off', SWITCHBOARD_LOG: 'silent' },
+        stderr: 'ignore',
       }),
     );
     try {
