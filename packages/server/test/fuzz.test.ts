@@ -159,7 +159,10 @@ describe('fuzz', () => {
           else resolve();
         };
         const onExit = () => settle(new Error('stdio fuzz: the server exited while answers were awaited'));
-        const timer = setTimeout(() => settle(new Error('stdio fuzz: timed out after 60 s waiting for answers')), 60_000);
+        const timer = setTimeout(
+          () => settle(new Error('stdio fuzz: timed out after 60 s waiting for answers')),
+          60_000,
+        );
         if (exited) return onExit();
         child.once('exit', onExit);
         waiting = () => {
