@@ -7,13 +7,13 @@
 
 import { readFileSync } from 'node:fs';
 import type Anthropic from '@anthropic-ai/sdk';
+import type { RegisteredTool } from '@switchboard/core';
 import {
   anthropicVisibleTools,
   everythingStdio,
   jsonShape,
   openAIVisibleTools,
 } from '@switchboard/test-helpers';
-import type { RegisteredTool } from '@switchboard/core';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
