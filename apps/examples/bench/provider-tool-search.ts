@@ -119,7 +119,15 @@ function readLines<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-const thresholds: Array<number | null> = [null, 0.3, 0.35, 0.4];
+/** The search settings measured: no threshold, thresholds, and a threshold with an adaptive limit. */
+const settings: Array<{ minSimilarity: number | null; relativeScore?: number }> = [
+  { minSimilarity: null },
+  { minSimilarity: 0.3 },
+  { minSimilarity: 0.35 },
+  { minSimilarity: 0.4 },
+  { minSimilarity: 0.3, relativeScore: 0.5 },
+  { minSimilarity: 0.3, relativeScore: 0.7 },
+];
 
 async function searchQuality(folderName: string) {
   const folder = join(args.data, folderName);
@@ -141,8 +149,8 @@ async function searchQuality(folderName: string) {
   const provider = toAnthropicTools(registry, { deferLoading: true });
   const originalOf = (providerName: string) => provider.toolsByName.get(providerName)?.originalName ?? '';
   const rows = [];
-  for (const minSimilarity of thresholds) {
-    const search = createAnthropicToolSearch(provider, { searcher: selector, minSimilarity, limit: 5 });
+  for (const setting of settings) {
+    const search = createAnthropicToolSearch(provider, { searcher: selector, ...setting, limit: 5 });
     const found = async (query: string) => {
       const result = await search.handle({ id: 'q', input: { query } });
       return result.content.flatMap((block) =>
@@ -151,8 +159,10 @@ async function searchQuality(folderName: string) {
     };
     const recall = { at1: 0, at3: 0, at5: 0 };
     let emptyLabelled = 0;
+    let toolsFound = 0;
     for (const { query, expected } of queries) {
       const names = await found(query);
+      toolsFound += names.length;
       if (names.length === 0) emptyLabelled++;
       const wanted = new Set(expected);
       for (const [key, k] of [
@@ -167,7 +177,8 @@ async function searchQuality(folderName: string) {
     for (const { query } of negatives) if ((await found(query)).length === 0) emptyNegatives++;
     const percent = (value: number, of: number) => (of === 0 ? null : Math.round((value / of) * 1000) / 10);
     rows.push({
-      minSimilarity,
+      setting: `${setting.minSimilarity ?? 'off'}${setting.relativeScore === undefined ? '' : `, relative ${setting.relativeScore}`}`,
+      toolsPerSearch: Math.round((toolsFound / Math.max(queries.length, 1)) * 100) / 100,
       recall1: percent(recall.at1, queries.length),
       recall3: percent(recall.at3, queries.length),
       recall5: percent(recall.at5, queries.length),
@@ -213,10 +224,10 @@ for (const name of args.folders.split(',').filter(Boolean)) {
   log(
     `\n${name}: ${result.tools} tools, ${result.queries} labelled queries, ${result.negatives} no-tool queries`,
   );
-  log('  minSimilarity  R@1   R@3   R@5   labelled given nothing  no-tool given nothing');
+  log('  minSimilarity        tools/search  R@1   R@3   R@5   labelled given nothing  no-tool given nothing');
   for (const row of result.rows) {
     log(
-      `  ${String(row.minSimilarity ?? 'off').padStart(13)}  ${row.recall1}  ${row.recall3}  ${row.recall5}  ${String(row.labelledGivenNothing).padStart(21)}%  ${row.noToolGivenNothing === null ? '—' : `${row.noToolGivenNothing}%`}`,
+      `  ${row.setting.padEnd(20)} ${String(row.toolsPerSearch).padStart(12)}  ${row.recall1}  ${row.recall3}  ${row.recall5}  ${String(row.labelledGivenNothing).padStart(21)}%  ${row.noToolGivenNothing === null ? '—' : `${row.noToolGivenNothing}%`}`,
     );
   }
 }

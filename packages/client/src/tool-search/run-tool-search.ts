@@ -22,6 +22,11 @@ export interface ToolSearchOptions {
   minSimilarity?: number | null;
   /** Tools found by every search that finds any, by public or provider name. @default [] */
   alwaysInclude?: readonly string[];
+  /**
+   * Adaptive `limit`: drop tools whose score is below this share of the best tool's score, so a
+   * search whose best tool stands out loads fewer tools (0.5: those at least half as good). @default off
+   */
+  relativeScore?: number;
 }
 
 /** A search's outcome: the provider names found, best first, or why the arguments were refused. */
@@ -47,6 +52,7 @@ export function createToolSearchRun(
   const minSimilarity =
     options.minSimilarity === null ? undefined : (options.minSimilarity ?? toolSearchDefaults.minSimilarity);
   checkLimits(limit, maxLimit, toolName);
+  checkRelativeScore(options.relativeScore, toolName);
   const providerNameOf = new Map<string, string>();
   for (const [providerName, tool] of tools.toolsByName) providerNameOf.set(tool.name, providerName);
   const alwaysInclude = (options.alwaysInclude ?? [])
@@ -63,8 +69,10 @@ export function createToolSearchRun(
       ...(signal ? { signal } : {}),
     });
     const names: string[] = [];
-    for (const { tool } of ranked) {
-      if (names.length >= request.limit) break;
+    const floor =
+      options.relativeScore === undefined ? undefined : (ranked[0]?.score ?? 0) * options.relativeScore;
+    for (const { tool, score } of ranked) {
+      if (names.length >= request.limit || (floor !== undefined && score < floor)) break;
       const name = providerNameOf.get(tool.name);
       if (name !== undefined && tools.isDeferred(name) && !alwaysInclude.includes(name)) names.push(name);
     }
@@ -112,4 +120,13 @@ function checkLimits(limit: number, maxLimit: number, toolName: string): void {
       context: { tool: toolName, limit, maxLimit },
     });
   }
+}
+
+function checkRelativeScore(relativeScore: number | undefined, toolName: string): void {
+  if (relativeScore === undefined || (relativeScore > 0 && relativeScore <= 1)) return;
+  throw new SwitchboardError({
+    code: 'INVALID_ARGUMENT',
+    message: `${toolName}: relativeScore (${relativeScore}) must be a share of the best score, above 0 and at most 1 (e.g. 0.5); leave it out to always find up to limit tools.`,
+    context: { tool: toolName, relativeScore },
+  });
 }

@@ -143,6 +143,22 @@ describe('Anthropic: deferred tools and a client-side search', () => {
     );
   });
 
+  it('loads fewer tools when the best one stands out (relativeScore)', async () => {
+    const provider = toAnthropicTools(connection, { deferLoading: true });
+    const input = { query: 'sum of the numbers', limit: 5 };
+    const all = await createAnthropicToolSearch(provider, { searcher: keywordSearcher() }).handle({
+      id: 'a',
+      input,
+    });
+    const adaptive = createAnthropicToolSearch(provider, { searcher: keywordSearcher(), relativeScore: 0.9 });
+    const few = await adaptive.handle({ id: 'b', input });
+    expect(all.content.length).toBeGreaterThan(1);
+    expect(few.content).toEqual([{ type: 'tool_reference', tool_name: 'mcp__everything__get-sum' }]);
+    expect(() =>
+      createAnthropicToolSearch(provider, { searcher: keywordSearcher(), relativeScore: 2 }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+
   it('runs a scripted model: only the search until it searches, then the tool it found, then the call', async () => {
     const provider = toAnthropicTools(connection, { deferLoading: true });
     const search = createAnthropicToolSearch(provider, { searcher: keywordSearcher() });
