@@ -7,7 +7,7 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createToolRegistry } from '@switchboard/core';
+import { createToolRegistry, perStepSearchGuidance } from '@switchboard/core';
 import { serve } from '@switchboard/server';
 import { createEventLog, type EventLog, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -183,7 +183,10 @@ describe('createGateway', () => {
     const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
     cleanups.push(() => handle.close());
     const client = await connectClient(handle.url as string);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['discover_tools']);
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((tool) => tool.name)).toEqual(['discover_tools']);
+    // It asks the model for one search per step, as tool-selection's discover_tools does.
+    expect(listed[0]?.description).toContain(perStepSearchGuidance);
     const found = await client.callTool({ name: 'discover_tools', arguments: { query: 'sum' } });
     expect(found.structuredContent).toMatchObject({ tools: [{ name: 'mcp__everything__get-sum' }] });
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([

@@ -26,6 +26,14 @@ export {
   serverScript,
 } from './official-servers.js';
 export {
+  type AnthropicVisibilityRequest,
+  anthropicVisibleTools,
+  jsonShape,
+  type OpenAIVisibilityRequest,
+  type OpenAIVisibleTools,
+  openAIVisibleTools,
+} from './provider-tool-visibility.js';
+export {
   acceptsConnections,
   freePort,
   freePorts,
