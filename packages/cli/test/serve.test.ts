@@ -12,7 +12,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpClient } from '@switchboard/client';
-import { everythingStdio, filesystemStdio, serverScript } from '@switchboard/test-helpers';
+import {
+  type EventLog,
+  everythingStdio,
+  filesystemStdio,
+  readLines,
+  serverScript,
+} from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
 
@@ -38,26 +44,18 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-/** Resolves with the first match of `pattern` in what `stream` writes; rejects when it ends first. */
-function waitForText(stream: Readable, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = pattern.exec(seen);
-      if (match) {
-        stream.off('data', onData);
-        resolve(match);
-      }
-    };
-    stream.on('data', onData);
-    stream.once('end', () => reject(new Error(`serve's stderr ended before ${pattern}: ${seen}`)));
+/** The first line of `lines` that `pattern` matches, as its match. */
+async function lineMatching(lines: EventLog<string>, pattern: RegExp): Promise<RegExpExecArray> {
+  const line = await lines.find((text) => pattern.test(text), {
+    timeoutMs: 30_000,
+    what: `serve to print ${pattern}`,
   });
+  return pattern.exec(line) as RegExpExecArray;
 }
 
-/** Resolves with the first match of `pattern` in the serve process's stderr. */
+/** Waits for the first line of `child`'s stderr that `pattern` matches; fails at once if it exits first. */
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return waitForText(child.stderr as Readable, pattern);
+  return lineMatching(readLines(child.stderr!, "serve's stderr"), pattern);
 }
 
 describe('switchboard serve', () => {
@@ -293,7 +291,10 @@ describe('switchboard serve: approval, and counts that agree', () => {
       env: { ...sandbox.env, SWITCHBOARD_LOG: 'warn' } as Record<string, string>,
       stderr: 'pipe',
     });
-    const banner = waitForText(transport.stderr as Readable, /switchboard: serving (\d+) tools? [^\n]*\n/);
+    const banner = lineMatching(
+      readLines(transport.stderr as Readable, "serve's stderr"),
+      /switchboard: serving (\d+) tools? .*/,
+    );
     const client = new LegacyClient({ name: 'host', version: '1.0.0' });
     await client.connect(transport);
     const [line, count] = await banner;
@@ -369,8 +370,9 @@ describe('switchboard serve: approval, and counts that agree', () => {
       env: { ...sandbox.env, SWITCHBOARD_LOG: 'warn' } as Record<string, string>,
       stderr: 'pipe',
     });
-    const banner = waitForText(transport.stderr as Readable, /serving [^\n]*\n/);
-    const deprecated = waitForText(transport.stderr as Readable, /--allow-approval-tools is deprecated/);
+    const stderr = readLines(transport.stderr as Readable, "serve's stderr");
+    const banner = lineMatching(stderr, /serving .*/);
+    const deprecated = lineMatching(stderr, /--allow-approval-tools is deprecated/);
     const client = new LegacyClient({ name: 'host', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -4,10 +4,13 @@
 // own shape), so that agents calling a provider SDK directly need only the client; and core's
 // `ApprovalModeName`, the modes a config's `approval` names.
 // The `telemetry` option's types (core's: the server and the gateway take the same option).
+// The provider tool search shapes (core's), for users who install only the client.
 export type {
   AnthropicTool,
+  AnthropicToolReference,
   AnthropicToolResult,
   AnthropicToolResultBlock,
+  AnthropicToolSearchResult,
   ApprovalModeName,
   ConversionResult,
   GeminiFunctionDeclaration,
@@ -16,10 +19,16 @@ export type {
   LossyChange,
   MeterProviderLike,
   OpenAIFunctionTool,
+  OpenAINamespaceFunction,
+  OpenAINamespaceTool,
   OpenAIToolOutput,
   OpenAIToolOutputPart,
+  OpenAIToolSearchCall,
+  OpenAIToolSearchOutput,
+  OpenAIToolSearchTool,
   TelemetryOptions,
   TelemetrySetting,
+  ToAnthropicToolReferencesOptions,
   ToAnthropicToolResultOptions,
   ToGeminiFunctionResponseOptions,
   ToOpenAIToolOptions,
@@ -27,12 +36,18 @@ export type {
   TracerProviderLike,
 } from '@switchboard/core';
 export {
+  noToolFoundText,
+  perStepSearchGuidance,
   toAnthropicTool,
+  toAnthropicToolReferences,
   toAnthropicToolResult,
   toGeminiFunction,
   toGeminiFunctionResponse,
   toOpenAITool,
   toOpenAIToolOutput,
+  toOpenAIToolSearchOutput,
+  toolSearchDefaults,
+  toolSearchQueryDescription,
 } from '@switchboard/core';
 // OAuth building blocks of @switchboard/transports, so that `npm i @switchboard/client` is enough;
 // and its `TransportEntry` (which `ServerEntry` extends) and `TransportType`.
@@ -151,6 +166,7 @@ export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-m
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
 export type {
+  AnthropicToolsOptions,
   GeminiTool,
   OpenAIResponsesFunctionTool,
   OpenAIToolsOptions,
@@ -175,4 +191,15 @@ export type {
 export { serverSecrets } from './server-secrets.js';
 export { digestSessionId } from './telemetry/session-digest.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';
+export type {
+  AnthropicToolSearch,
+  AnthropicToolSearchOptions,
+} from './tool-search/anthropic-tool-search.js';
+export { createAnthropicToolSearch } from './tool-search/anthropic-tool-search.js';
+export type { OpenAINamespacesOptions } from './tool-search/openai-namespace-tools.js';
+export { toOpenAINamespaces } from './tool-search/openai-namespace-tools.js';
+export type { OpenAIToolSearch, OpenAIToolSearchOptions } from './tool-search/openai-tool-search.js';
+export { createOpenAIToolSearch } from './tool-search/openai-tool-search.js';
+export type { ToolSearchOptions } from './tool-search/run-tool-search.js';
+export type { ToolSearcher, ToolSearcherSelectOptions } from './tool-search/tool-searcher.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';

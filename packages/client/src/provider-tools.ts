@@ -93,12 +93,31 @@ function convertAll<T>(
   return { tools, lossy, toolsByName };
 }
 
-/** The tools of a source as Anthropic Messages API tools. */
+/** Options of {@link toAnthropicTools}. */
+export interface AnthropicToolsOptions extends ProviderToolsOptions {
+  /**
+   * Mark the tools `defer_loading: true`: Claude sees none of them until a tool search references
+   * it (`createAnthropicToolSearch`, or Anthropic's own regex/BM25 search tool). @default false
+   */
+  deferLoading?: boolean;
+  /** Tools loaded up front despite `deferLoading`, by public or provider name. @default [] */
+  alwaysLoad?: readonly string[];
+}
+
+/** The tools of a source as Anthropic Messages API tools (deferred with `deferLoading`). */
 export function toAnthropicTools(
   source: ToolSource,
-  options: ProviderToolsOptions = {},
+  options: AnthropicToolsOptions = {},
 ): ProviderTools<AnthropicTool> {
-  return convertAll(source, options, toAnthropicTool);
+  const converted = convertAll(source, options, toAnthropicTool);
+  if (options.deferLoading === true) {
+    const alwaysLoad = new Set(options.alwaysLoad ?? []);
+    for (const tool of converted.tools) {
+      const registered = converted.toolsByName.get(tool.name);
+      if (!alwaysLoad.has(tool.name) && !alwaysLoad.has(registered?.name ?? '')) tool.defer_loading = true;
+    }
+  }
+  return converted;
 }
 
 /** The tools of a source as OpenAI function tools (Responses API unless `api: 'chat-completions'`). */

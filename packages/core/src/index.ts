@@ -103,6 +103,12 @@ export type {
 export { createTelemetryInstruments } from './telemetry-instruments.js';
 export type { TelemetryOptions, TelemetrySetting } from './telemetry-options.js';
 export type {
+  AnthropicToolReference,
+  AnthropicToolSearchResult,
+  ToAnthropicToolReferencesOptions,
+} from './to-anthropic-tool-references.js';
+export { noToolFoundText, toAnthropicToolReferences } from './to-anthropic-tool-references.js';
+export type {
   AnthropicToolResult,
   AnthropicToolResultBlock,
   ToAnthropicToolResultOptions,
@@ -120,6 +126,14 @@ export type {
   ToOpenAIToolOutputOptions,
 } from './to-openai-tool-output.js';
 export { toOpenAIToolOutput } from './to-openai-tool-output.js';
+export type {
+  OpenAINamespaceFunction,
+  OpenAINamespaceTool,
+  OpenAIToolSearchCall,
+  OpenAIToolSearchOutput,
+  OpenAIToolSearchTool,
+} from './to-openai-tool-search-output.js';
+export { toOpenAIToolSearchOutput } from './to-openai-tool-search-output.js';
 export type {
   JsonSchema,
   McpToolDefinition,
@@ -147,6 +161,11 @@ export type {
   ToolResultPart,
 } from './tool-result-content.js';
 export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
+export {
+  perStepSearchGuidance,
+  toolSearchDefaults,
+  toolSearchQueryDescription,
+} from './tool-search-defaults.js';
 export type {
   ArgumentValidationResult,
   ArgumentValidator,

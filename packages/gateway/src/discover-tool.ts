@@ -6,9 +6,11 @@
  */
 import {
   discoverToolsDefaults,
+  perStepSearchGuidance,
   type RegisteredTool,
   type ToolInput,
   type ToolRegistry,
+  toolSearchQueryDescription,
 } from '@switchboard/core';
 
 /** A tool selector (e.g. `createToolSelector` of @switchboard/tool-selection). */
@@ -38,12 +40,11 @@ export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
     server: 'gateway',
     name,
     publicName: name,
-    description:
-      'Finds tools for a task among every connected MCP server and makes them callable. Describe the task in plain words; the matching tools are returned and added to your tool list.',
+    description: `Finds the tools for one step of your task among every connected MCP server and makes them callable: the matching tools are returned and added to your tool list. ${perStepSearchGuidance}`,
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'What you want to do.' },
+        query: { type: 'string', description: toolSearchQueryDescription },
         limit: {
           type: 'integer',
           minimum: 1,
@@ -78,7 +79,7 @@ export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
             type: 'text',
             text: found.length
               ? `Found ${found.length} tool(s); they are now in your tool list:\n${JSON.stringify(found, null, 2)}`
-              : `No tool matches "${query}". Try other words.`,
+              : `No tool matches "${query}". Try other words for this step, or go on without a tool.`,
           },
         ],
         structuredContent: { tools: found },

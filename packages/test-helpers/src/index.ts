@@ -5,6 +5,7 @@
  */
 import './dispose-symbols.js';
 
+export { createEventLog, type EventLog } from './event-log.js';
 export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
@@ -25,12 +26,21 @@ export {
   serverScript,
 } from './official-servers.js';
 export {
+  type AnthropicVisibilityRequest,
+  anthropicVisibleTools,
+  jsonShape,
+  type OpenAIVisibilityRequest,
+  type OpenAIVisibleTools,
+  openAIVisibleTools,
+} from './provider-tool-visibility.js';
+export {
   acceptsConnections,
   freePort,
   freePorts,
   type ListeningServer,
   listenOnRandomPort,
 } from './random-port.js';
+export { readLines } from './read-lines.js';
 export {
   localServerEverything,
   npxServerEverything,
@@ -53,3 +63,8 @@ export {
   type TemporaryDirectories,
   type TemporaryDirectory,
 } from './temporary-directory.js';
+export { waitForClockPast } from './wait-for-clock.js';
+export { type WaitForEventOptions, waitForEvent } from './wait-for-event.js';
+export { type ProcessExit, waitForExit } from './wait-for-exit.js';
+export { type WaitForPortOptions, waitForPort } from './wait-for-port.js';
+export { defaultWaitTimeoutMs, type WaitOptions } from './wait-options.js';

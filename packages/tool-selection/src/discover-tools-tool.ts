@@ -5,7 +5,12 @@
  * `discoverToolsDefaults`, which the gateway's own `discover_tools` (server) uses too.
  */
 import type { JsonSchema, ToolAnnotations } from '@switchboard/core';
-import { discoverToolsDefaults, SwitchboardError } from '@switchboard/core';
+import {
+  discoverToolsDefaults,
+  perStepSearchGuidance,
+  SwitchboardError,
+  toolSearchQueryDescription,
+} from '@switchboard/core';
 import type { ToolSelector } from './tool-selector.js';
 
 /** Options of {@link createDiscoverToolsTool}. */
@@ -20,9 +25,20 @@ export interface DiscoverToolsToolOptions {
   maxLimit?: number;
   /** Include each tool's input schema. @default true */
   includeSchemas?: boolean;
-  /** Tool description shown to the model. */
+  /** Tool description shown to the model. @default one that asks for one search per step */
   description?: string;
+  /**
+   * Find no tool when the most similar tool's cosine similarity is below this (the selector's
+   * `minSimilarity`): the answer says that nothing fits instead of listing the least bad tools.
+   * Core's `toolSearchDefaults.minSimilarity` (0.3) is the value chosen on BFCL's no-tool queries.
+   * @default off
+   */
+  minSimilarity?: number;
 }
+
+/** What a result tells the model to do next, besides calling a tool it found. */
+const searchAgainHint =
+  'If these tools do not cover the step, search again with other words; search separately for each other step.';
 
 /** One tool found by `discover_tools`. */
 export interface DiscoveredTool {
@@ -69,14 +85,14 @@ export function createDiscoverToolsTool(
     server: options.server ?? 'switchboard',
     description:
       options.description ??
-      'Search all available tools by what you want to do. Returns the names, descriptions and input schemas of the best matches; call a returned tool by its name.',
+      `Search all available tools for one step of your task. Returns the names, servers, descriptions and input schemas of the best matches; call a returned tool by its name. ${perStepSearchGuidance}`,
     inputSchema: {
       type: 'object',
       properties: {
         query: {
           type: 'string',
           minLength: 1,
-          description: 'What you want to do, in plain words (e.g. "create a GitHub issue").',
+          description: toolSearchQueryDescription,
         },
         limit: {
           type: 'integer',
@@ -129,6 +145,7 @@ export function createDiscoverToolsTool(
       const selected = await selector.select(query, {
         k: Math.min(requested, maxLimit),
         alwaysInclude: [],
+        ...(options.minSimilarity === undefined ? {} : { minSimilarity: options.minSimilarity }),
         ...(executeOptions.signal ? { signal: executeOptions.signal } : {}),
       });
       const tools: DiscoveredTool[] = selected
@@ -142,8 +159,8 @@ export function createDiscoverToolsTool(
         }));
       const text =
         tools.length === 0
-          ? `No tool matches "${query}". Try other words.`
-          : JSON.stringify({ tools }, null, 2);
+          ? `No tool matches "${query}". Try other words for this step, or go on without a tool.`
+          : JSON.stringify({ tools, next: searchAgainHint }, null, 2);
       return { content: [{ type: 'text', text }], structuredContent: { tools } };
     },
   };

@@ -1,4 +1,4 @@
-import { createToolRegistry } from '@switchboard/core';
+import { createToolRegistry, perStepSearchGuidance, toolSearchQueryDescription } from '@switchboard/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDiscoverToolsTool, createToolSelector } from '../src/index.js';
 import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
@@ -68,6 +68,31 @@ describe('createDiscoverToolsTool', () => {
     expect(none.content[0]?.text).toContain('No tool matches');
     await expect(tool.execute({})).rejects.toThrow(/"query" must be a non-empty string/);
     await expect(tool.execute({ query: 'sum', limit: 0 })).rejects.toThrow(/"limit" must be a whole number/);
+    await selector.close();
+  });
+
+  it('asks the model to search once per step, and again when a step is not covered', async () => {
+    const { tool, selector } = setup();
+    expect(tool.description).toContain(perStepSearchGuidance);
+    expect(tool.inputSchema).toMatchObject({
+      properties: { query: { description: toolSearchQueryDescription } },
+    });
+    const found = await tool.execute({ query: 'add numbers', limit: 1 });
+    expect(JSON.parse(found.content[0]?.text ?? '{}').next).toMatch(/search again with other words/);
+    await selector.close();
+  });
+
+  it('finds nothing when no tool is similar enough (minSimilarity)', async () => {
+    const { registry, selector } = setup();
+    const strict = createDiscoverToolsTool(selector, { name: 'strict_discover', minSimilarity: 1.01 });
+    const none = await strict.execute({ query: 'add numbers' });
+    expect(none.structuredContent.tools).toEqual([]);
+    expect(none.content[0]?.text).toContain('No tool matches');
+    const lenient = createDiscoverToolsTool(selector, { name: 'lenient_discover', minSimilarity: -1 });
+    expect((await lenient.execute({ query: 'add numbers', limit: 1 })).structuredContent.tools).toHaveLength(
+      1,
+    );
+    expect(registry.get('strict_discover')).toBeUndefined();
     await selector.close();
   });
 });

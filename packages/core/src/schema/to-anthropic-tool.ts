@@ -14,6 +14,8 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: JsonSchema;
+  /** Kept out of the context until a tool search references it (`tool_reference`). */
+  defer_loading?: boolean;
 }
 
 /**
