@@ -15,9 +15,12 @@ export {
   type InMemoryServer,
 } from './in-memory-connection.js';
 export {
+  appServerScript,
+  appServerStdio,
   everythingStdio,
   filesystemStdio,
   memoryStdio,
+  type OfficialAppServer,
   type OfficialServer,
   serverScript,
 } from './official-servers.js';
