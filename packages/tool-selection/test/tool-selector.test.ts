@@ -58,7 +58,7 @@ describe('createToolSelector and MCP Apps', () => {
     await selector.ready();
     // Its own description, word for word: the best possible match, were it indexed.
     const query = poller?.description ?? '';
-    const names = async () => originalNames(await selector.select(query, { limit: 50 }));
+    const names = async () => originalNames(await selector.select(query, { k: 50 }));
     expect(await names()).toContain('get-system-info');
     expect(await names()).not.toContain('poll-system-stats');
     const discover = createDiscoverToolsTool(selector);
