@@ -11,6 +11,7 @@ import { silentChannel } from '../request/request-channel.js';
 import { unavailableInputChannel } from '../tools/client-input-channel.js';
 import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
 import { toCallToolResult } from '../tools/to-call-tool-result.js';
+import type { AppResourceSource } from '../tools/tool-app-definition.js';
 import { createToolContext } from '../tools/tool-context.js';
 
 /**
@@ -61,6 +62,8 @@ export class ToolCatalog {
   readonly #local = new Map<string, { definition: DefinedTool; execute: RegisteredTool['execute'] }>();
   #listed: Tool[] | undefined;
   #served: Map<string, ServedTool> | undefined;
+  #appResources: AppResourceSource[] = [];
+  #servesApps = false;
   #changeScheduled = false;
 
   constructor(options: ToolCatalogOptions) {
@@ -92,6 +95,18 @@ export class ToolCatalog {
     return (this.#served as Map<string, ServedTool>).get(name);
   }
 
+  /** The `ui://` resources the served local tools bring (`defineTool({ app: { html | file } })`). */
+  appResources(): readonly AppResourceSource[] {
+    if (this.#served === undefined) this.#rebuild();
+    return this.#appResources;
+  }
+
+  /** Whether a served tool is part of an MCP App (the extension is then declared). */
+  servesApps(): boolean {
+    if (this.#served === undefined) this.#rebuild();
+    return this.#servesApps;
+  }
+
   /** Public names of the served tools (for error hints). */
   names(): string[] {
     return this.list().map((tool) => tool.name);
@@ -100,6 +115,11 @@ export class ToolCatalog {
   /** Whether the approval policy lets this server serve `tool`. */
   isServed(tool: RegisteredTool): boolean {
     return this.#exposure(tool).exposed;
+  }
+
+  /** The `defineTool` tools added so far, by name. */
+  localDefinitions(): DefinedTool[] {
+    return [...this.#local.values()].map((entry) => entry.definition);
   }
 
   /** Adds (or replaces) a `defineTool` tool. */
@@ -124,7 +144,16 @@ export class ToolCatalog {
       ...(definition.title !== undefined ? { title: definition.title } : {}),
       ...(definition.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
       ...(definition.annotations !== undefined ? { annotations: definition.annotations } : {}),
-      ...(definition.task !== undefined ? { meta: { task: definition.task } } : {}),
+      ...(definition.app !== undefined ? { app: definition.app.app } : {}),
+      ...(definition.task !== undefined || definition.app !== undefined
+        ? {
+            meta: {
+              ...(definition.task !== undefined ? { task: definition.task } : {}),
+              // Listed as the tool's `_meta` (the convention the client and gateway share).
+              ...(definition.app !== undefined ? { _meta: definition.app.meta } : {}),
+            },
+          }
+        : {}),
       execute,
     });
   }
@@ -146,6 +175,8 @@ export class ToolCatalog {
     const served = new Map<string, ServedTool>();
     const tools = [...this.registry.list()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const listed: Tool[] = [];
+    const appResources: AppResourceSource[] = [];
+    let servesApps = false;
     for (const tool of tools) {
       const { exposed, needsApproval } = this.#exposure(tool);
       if (!exposed) continue;
@@ -165,6 +196,9 @@ export class ToolCatalog {
       if (toolMeta !== undefined) entry._meta = toolMeta;
       listed.push(entry);
       const local = tool.server === localToolServer ? this.#local.get(tool.originalName) : undefined;
+      if (tool.app !== undefined) servesApps = true;
+      const appResource = local?.definition.app?.resource;
+      if (appResource !== undefined && local?.execute === tool.execute) appResources.push(appResource);
       served.set(
         tool.name,
         local !== undefined && local.execute === tool.execute
@@ -174,5 +208,7 @@ export class ToolCatalog {
     }
     this.#listed = listed;
     this.#served = served;
+    this.#appResources = appResources;
+    this.#servesApps = servesApps;
   }
 }
