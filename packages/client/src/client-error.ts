@@ -60,6 +60,10 @@ export const ClientErrorCode = {
   SkillInvalid: 'SKILL_INVALID',
   /** A server's `headersHelper` command failed, timed out or printed no JSON object of headers. */
   HeadersHelperFailed: 'HEADERS_HELPER_FAILED',
+  /** A tool has no MCP App, or its `ui://` resource is not an HTML app. */
+  AppNotFound: 'APP_NOT_FOUND',
+  /** A request an MCP App sent its host was refused (another server's tool, one kept from apps, another method). */
+  AppRequestRefused: 'APP_REQUEST_REFUSED',
 } as const;
 
 /** A code of a {@link ClientError}, or of a transport error that passes through the client. */
