@@ -32,6 +32,25 @@ function registryCallContext(signal: AbortSignal | undefined): ToolContext {
   });
 }
 
+/** A registered tool as `tools/list` shows it (never advertised read-only when it needs approval). */
+function listingOf(tool: RegisteredTool, needsApproval: boolean): Tool {
+  const entry: Tool = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+  };
+  if (tool.title !== undefined) entry.title = tool.title;
+  if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema as Tool['outputSchema'];
+  if (tool.annotations !== undefined) {
+    entry.annotations = needsApproval
+      ? { ...tool.annotations, readOnlyHint: false }
+      : (tool.annotations as Tool['annotations']);
+  }
+  const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (toolMeta !== undefined) entry._meta = toolMeta;
+  return entry;
+}
+
 /** The registry group local tools are registered under. */
 export const localToolServer = 'local';
 
@@ -52,6 +71,11 @@ export interface ToolCatalogOptions {
   allowApprovalTools: boolean;
   /** Called (once per tick) after the served tools changed. */
   onChange(): void;
+  /**
+   * A tool callable by name though not listed, asked for a name no listed tool has (a gateway:
+   * an MCP App's own call, made with its upstream's tool name); the approval policy still applies.
+   */
+  unlisted?: (name: string) => RegisteredTool | undefined;
 }
 
 /** The served tools of one server. */
@@ -59,6 +83,7 @@ export class ToolCatalog {
   readonly registry: ToolRegistry;
   readonly #policy: ApprovalPolicy | undefined;
   readonly #allowApprovalTools: boolean;
+  readonly #unlisted: ToolCatalogOptions['unlisted'];
   readonly #local = new Map<string, { definition: DefinedTool; execute: RegisteredTool['execute'] }>();
   #listed: Tool[] | undefined;
   #served: Map<string, ServedTool> | undefined;
@@ -70,6 +95,7 @@ export class ToolCatalog {
     this.registry = options.registry;
     this.#policy = options.approval;
     this.#allowApprovalTools = options.allowApprovalTools;
+    this.#unlisted = options.unlisted;
     this.registry.subscribe(() => {
       this.#listed = undefined;
       this.#served = undefined;
@@ -89,10 +115,23 @@ export class ToolCatalog {
     return this.#listed as Tool[];
   }
 
-  /** A served tool by public name. */
+  /** A served (listed) tool by public name. */
   get(name: string): ServedTool | undefined {
     if (this.#served === undefined) this.#rebuild();
     return (this.#served as Map<string, ServedTool>).get(name);
+  }
+
+  /**
+   * The tool `tools/call` runs for `name`: a listed one, else one the `unlisted` option answers for
+   * (which may throw a `ServerError` saying why the name is ambiguous).
+   */
+  callable(name: string): ServedTool | undefined {
+    const served = this.get(name);
+    if (served !== undefined || this.#unlisted === undefined) return served;
+    const tool = this.#unlisted(name);
+    if (tool === undefined) return undefined;
+    const { exposed, needsApproval } = this.#exposure(tool);
+    return exposed ? { registered: tool, listed: listingOf(tool, needsApproval) } : undefined;
   }
 
   /** The `ui://` resources the served local tools bring (`defineTool({ app: { html | file } })`). */
@@ -180,20 +219,7 @@ export class ToolCatalog {
     for (const tool of tools) {
       const { exposed, needsApproval } = this.#exposure(tool);
       if (!exposed) continue;
-      const entry: Tool = {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema as Tool['inputSchema'],
-      };
-      if (tool.title !== undefined) entry.title = tool.title;
-      if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema as Tool['outputSchema'];
-      if (tool.annotations !== undefined) {
-        entry.annotations = needsApproval
-          ? { ...tool.annotations, readOnlyHint: false }
-          : (tool.annotations as Tool['annotations']);
-      }
-      const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
-      if (toolMeta !== undefined) entry._meta = toolMeta;
+      const entry = listingOf(tool, needsApproval);
       listed.push(entry);
       const local = tool.server === localToolServer ? this.#local.get(tool.originalName) : undefined;
       if (tool.app !== undefined) servesApps = true;

@@ -97,6 +97,12 @@ export interface McpServerOptions {
   approval?: ApprovalPolicy | ApprovalMode;
   /** Serve tools the policy says need approval (never advertised `readOnlyHint: true`). @default false */
   allowApprovalTools?: boolean;
+  /**
+   * A tool callable by name though not listed, asked when `tools/call` names no listed tool (a
+   * gateway answers an MCP App's own call, made with its upstream's tool name); the approval policy
+   * applies as to listed tools. @default none
+   */
+  unlistedTool?: (name: string) => RegisteredTool | undefined;
   /** Argument validator (core's). @default createArgumentValidator() */
   validator?: ArgumentValidator;
   /** Where change events (list_changed, resource updates) go; put a shared bus here to fan out across processes. @default an in-memory bus */
@@ -264,6 +270,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       registry: this.registry,
       ...(options.approval !== undefined ? { approval: toPolicy(options.approval) } : {}),
       allowApprovalTools: options.allowApprovalTools ?? false,
+      ...(options.unlistedTool !== undefined ? { unlisted: options.unlistedTool } : {}),
       onChange: () => this.bus.publish({ kind: 'tools_list_changed' }),
     });
     for (const tool of options.tools ?? []) this.tools.addLocal(tool);
