@@ -123,18 +123,20 @@ export function followAppUriOwners(registry: ToolRegistry): AppUriOwnership {
 }
 
 /**
- * The app metadata and `_meta` of a tool with its `ui://` URI exposed as `exposed`: both spellings
+ * The app metadata and `_meta` of a tool with its `ui://` URI exposed as `exposed` (`undefined`:
+ * as they are): both spellings
  * rewritten (`_meta.ui.resourceUri` and the flat `_meta["ui/resourceUri"]`, where present), every
  * other field kept as the server sent it.
  */
 export function withExposedAppUri(
   tool: RegisteredTool,
-  exposed: string,
+  exposed: string | undefined,
 ): Pick<RegisteredTool, 'app' | 'meta'> {
   const kept: Pick<RegisteredTool, 'app' | 'meta'> = {};
   if (tool.app !== undefined) kept.app = tool.app;
   if (tool.meta !== undefined) kept.meta = tool.meta;
-  if (tool.app?.resourceUri === undefined || tool.app.resourceUri === exposed) return kept;
+  if (exposed === undefined || tool.app?.resourceUri === undefined || tool.app.resourceUri === exposed)
+    return kept;
   const meta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
   const rewritten: Record<string, unknown> = { ...meta };
   const ui = rewritten.ui;
