@@ -3,7 +3,7 @@
  * red, a failure's code and message, and the raw CallToolResult in a `<details>`. A tool with an
  * MCP App shows its result in the app first, with a toggle to the result as it came.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { formatMs } from '../format.js';
 import { isRecord } from '../schema-form-model.js';
 import type { UiCall, UiErrorBody } from '../ui-types.js';
@@ -21,6 +21,10 @@ export function ResultView(props: {
 }) {
   const { call, requestError } = props;
   const [shown, setShown] = useState<'app' | 'raw'>('app');
+  // The app host (the AppBridge and the SDK under it) loads while the call runs, not after it.
+  useEffect(() => {
+    if (props.appUri !== undefined) import('../app-bridge-host.js').catch(() => {});
+  }, [props.appUri]);
   const result = isRecord(call?.result) ? call.result : undefined;
   const isError = result?.isError === true;
   const content = Array.isArray(result?.content) ? result.content : [];
