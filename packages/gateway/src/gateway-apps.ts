@@ -49,9 +49,10 @@ export function createGatewayApps(upstream: ToolRegistry): GatewayApps {
       const appServers = new Set(
         tools.flatMap((tool) => (tool.app?.resourceUri !== undefined ? [tool.server] : [])),
       );
-      const candidates = tools.filter(
-        (tool) => tool.originalName === name && appServers.has(tool.server) && isAppCallable(tool),
-      );
+      // By server name: the refusal reads the same whichever upstream connected first.
+      const candidates = tools
+        .filter((tool) => tool.originalName === name && appServers.has(tool.server) && isAppCallable(tool))
+        .sort((a, b) => a.server.localeCompare(b.server));
       if (candidates.length <= 1) return candidates[0];
       const servers = candidates.map((tool) => tool.server);
       throw new ServerError({
