@@ -10,10 +10,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  type AppToolCall,
   ClientError,
   ClientErrorCode,
   type McpConnection,
   openAppView,
+  type ProtocolMessageEvent,
   resolveAppToolCall,
 } from '@switchboard/client';
 import type { AppResourceMeta } from '@switchboard/core';
@@ -107,42 +109,29 @@ export function createUiApps(options: UiAppsOptions): UiApps {
     return view;
   };
 
+  /** One message between the app of `view` and this process, on the `app` channel of its server's log. */
+  const appendToLog = (view: View, direction: 'in' | 'out', message: Record<string, unknown>) => {
+    // The app speaks JSON-RPC through the page; the log takes it as the wire messages it keeps.
+    const wire = { jsonrpc: '2.0', ...message } as unknown as ProtocolMessageEvent['message'];
+    options.log.append(view.server, { direction, message: wire }, 'app');
+  };
+
   /** Logs the app's request and its answer on the `app` channel of its server's log. */
   const logged = async (view: View, request: UiAppRequest, answer: () => Promise<unknown>) => {
     const notification = request.method.startsWith('notifications/');
     const id = notification ? undefined : ++view.nextId;
-    options.log.append(
-      view.server,
-      {
-        direction: 'in',
-        message: {
-          jsonrpc: '2.0',
-          ...(id === undefined ? {} : { id }),
-          method: request.method,
-          ...(request.params === undefined ? {} : { params: request.params }),
-        },
-      } as never,
-      'app',
-    );
+    appendToLog(view, 'in', {
+      ...(id === undefined ? {} : { id }),
+      method: request.method,
+      ...(request.params === undefined ? {} : { params: request.params }),
+    });
     try {
       const result = await answer();
-      if (id !== undefined) {
-        options.log.append(
-          view.server,
-          { direction: 'out', message: { jsonrpc: '2.0', id, result } } as never,
-          'app',
-        );
-      }
+      if (id !== undefined) appendToLog(view, 'out', { id, result });
       return result;
     } catch (error) {
       const { body } = toUiErrorAnswer(error, options.redaction.text);
-      if (id !== undefined) {
-        options.log.append(
-          view.server,
-          { direction: 'out', message: { jsonrpc: '2.0', id, error: body.error } } as never,
-          'app',
-        );
-      }
+      if (id !== undefined) appendToLog(view, 'out', { id, error: body.error });
       throw error;
     }
   };
@@ -209,7 +198,8 @@ export function createUiApps(options: UiAppsOptions): UiApps {
       const opened = await openAppView(connection, {
         name: tool.name,
         arguments: call.arguments,
-        result: call.result as never,
+        // An ended call's result as the server sent it (redacted): a CallToolResult.
+        result: call.result as NonNullable<AppToolCall['result']>,
       });
       const { header, granted } = appContentSecurityPolicy(opened.resource.meta.csp, {
         frameAncestors: [sandbox.origin, sandbox.hostOrigin],
