@@ -65,6 +65,10 @@ export const ClientErrorCode = {
   ValidationFailed: 'VALIDATION_FAILED',
   /** A tool's input schema cannot be compiled, so its arguments cannot be checked. */
   InvalidSchema: 'INVALID_SCHEMA',
+  /** A tool has no MCP App, or its `ui://` resource is not an HTML app. */
+  AppNotFound: 'APP_NOT_FOUND',
+  /** A request an MCP App sent its host was refused (another server's tool, one kept from apps, another method). */
+  AppRequestRefused: 'APP_REQUEST_REFUSED',
 } as const;
 
 /** A code of the client's own errors (the table above). */

@@ -25,6 +25,7 @@ import {
   type ToolRegistry,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import { followAppUriOwners } from './app-resource-uris.js';
 import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
@@ -298,8 +299,11 @@ export async function connectMcp(
     records.delete(record.name);
   };
 
+  // Whose `ui://` app resources are whose, from the tools (servers may not list them).
+  const appUris = followAppUriOwners(registry);
   const close = async (): Promise<void> => {
     unsubscribe();
+    appUris.stop();
     await Promise.all([...records.values()].map((record) => record.connection.close()));
     for (const name of records.keys()) registry.unregisterServer(name);
     for (const key of Object.keys(tools)) delete tools[key];
@@ -345,6 +349,7 @@ export async function connectMcp(
 
   const catalog = createCrossServerCatalog(
     {
+      appUris,
       get servers() {
         return [...records.keys()];
       },

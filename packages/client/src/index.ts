@@ -73,6 +73,22 @@ export {
   parseBearerChallenge,
   runAuthorization,
 } from '@switchboard/transports';
+export type {
+  AppRequest,
+  AppResource,
+  AppToolCall,
+  AppView,
+  OpenAppViewOptions,
+} from './app-host.js';
+export { openAppView, resolveAppToolCall } from './app-host.js';
+export type { AppUriOwnership } from './app-resource-uris.js';
+export {
+  followAppUriOwners,
+  prefixServerUri,
+  serverOfPrefixedUri,
+  serverUriSeparator,
+  withExposedAppUri,
+} from './app-resource-uris.js';
 export type { ApprovalSetting } from './approval-setting.js';
 export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
@@ -139,8 +155,6 @@ export {
   exposePromptNames,
   exposeServerUris,
   serverMetaKey,
-  serverOfPrefixedUri,
-  serverUriSeparator,
   withServerMeta,
 } from './cross-server-catalog.js';
 export type { ToolSource, ToolSourceOptions } from './framework-adapter/tool-source.js';

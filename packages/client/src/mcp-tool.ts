@@ -8,6 +8,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import type { RegisteredTool, ToolExecuteOptions, ToolInput } from '@switchboard/core';
+import { readToolApp } from '@switchboard/core';
 import { type ApproveCallback, createApproveLink } from './approve-link.js';
 import type { ArgumentCheck, CoreToolSteps, OutputCheck, ToolApproval } from './core-tool-steps.js';
 import type { CallToolOptions } from './mcp-client-options.js';
@@ -119,7 +120,12 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
   if (tool.title !== undefined) record.title = tool.title;
   if (tool.outputSchema !== undefined) record.outputSchema = tool.outputSchema as Record<string, unknown>;
   if (tool.annotations !== undefined) record.annotations = tool.annotations;
-  if (tool._meta !== undefined) record.meta = { _meta: tool._meta };
+  if (tool._meta !== undefined) {
+    record.meta = { _meta: tool._meta };
+    // MCP Apps metadata, both spellings, kept typed on the registered tool.
+    const app = readToolApp(tool._meta);
+    if (app !== undefined) record.app = app;
+  }
   return record;
 }
 

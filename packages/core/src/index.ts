@@ -56,6 +56,8 @@ export {
   timeoutErrorType,
   toolErrorType,
 } from './mcp-semantic-conventions.js';
+export type { ModelHiddenReason, ModelVisibilityInput } from './model-visibility.js';
+export { isAppCallable, isModelFacing, modelFacingTools, modelHiddenReason } from './model-visibility.js';
 export { compileNameGlob } from './name-glob.js';
 export type {
   MaybePromise,
@@ -129,6 +131,23 @@ export type {
 } from './to-openai-tool-search-output.js';
 export { toOpenAIToolSearchOutput } from './to-openai-tool-search-output.js';
 export type {
+  AppResourceCsp,
+  AppResourceMeta,
+  AppResourcePermissions,
+  ToolApp,
+  ToolAudience,
+} from './tool-app.js';
+export {
+  appUriScheme,
+  isAppResourceUri,
+  legacyAppResourceUriKey,
+  mcpAppMimeType,
+  mcpAppsExtensionId,
+  readAppResourceMeta,
+  readToolApp,
+  toolAppAllows,
+} from './tool-app.js';
+export type {
   JsonSchema,
   McpToolDefinition,
   RegisteredTool,
@@ -142,6 +161,7 @@ export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-nam
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
 export type {
   ToolInput,
+  ToolListFilter,
   ToolRegistry,
   ToolRegistryEvent,
   ToolRegistryListener,

@@ -19,9 +19,12 @@ export {
 } from './in-memory-connection.js';
 export { envelope, post, type RawAnswer } from './modern-request.js';
 export {
+  appServerScript,
+  appServerStdio,
   everythingStdio,
   filesystemStdio,
   memoryStdio,
+  type OfficialAppServer,
   type OfficialServer,
   serverScript,
 } from './official-servers.js';
