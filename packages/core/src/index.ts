@@ -138,6 +138,39 @@ export type {
   ToolResultPart,
 } from './tool-result-content.js';
 export { defaultMaxMediaBytes, toToolResultContent } from './tool-result-content.js';
+export { canonicalJson } from './trust/canonical-json.js';
+export type { SkeletonOf } from './trust/confusable-skeleton.js';
+export { asciiSkeleton, loadSkeleton } from './trust/confusable-skeleton.js';
+export { defaultToolRules } from './trust/default-tool-rules.js';
+export { ConfusableNameCode, confusableNameRule } from './trust/rules/confusable-name-rule.js';
+export type { DescriptionBudgets } from './trust/rules/description-budget-rule.js';
+export {
+  createDescriptionBudgetRule,
+  DescriptionBudgetCode,
+  defaultDescriptionBudgets,
+  descriptionBudgetRule,
+} from './trust/rules/description-budget-rule.js';
+export { HiddenMarkupCode, hiddenMarkupRule } from './trust/rules/hidden-markup-rule.js';
+export { InvisibleUnicodeCode, invisibleUnicodeRule } from './trust/rules/invisible-unicode-rule.js';
+export { ModelInstructionCode, modelInstructionRule } from './trust/rules/model-instruction-rule.js';
+export { isDistinctiveName, ShadowingCode, shadowingRule } from './trust/rules/shadowing-rule.js';
+export type { ToolChecker, ToolCheckerOptions, ToolCheckOptions, ToolToCheck } from './trust/tool-checker.js';
+export { createToolChecker, ruleFailedCode } from './trust/tool-checker.js';
+export type { Sha256Hex, ToolDefinitionPart, TrustableTool } from './trust/tool-definition-digest.js';
+export {
+  canonicalToolDefinition,
+  changedParts,
+  digestDefinitionText,
+  digestToolDefinition,
+  modelVisibleDefinition,
+  sha256Hex,
+  toolDigestPrefix,
+} from './trust/tool-definition-digest.js';
+export type { FindingSeverity, ToolFinding } from './trust/tool-finding.js';
+export { excerptOf, findingSeverities, severityAtLeast, severityRank } from './trust/tool-finding.js';
+export type { CheckedTool, RuleFinding, ToolRule, ToolRuleContext } from './trust/tool-rule.js';
+export type { ToolText } from './trust/tool-texts.js';
+export { toolTexts } from './trust/tool-texts.js';
 export type {
   ArgumentValidationResult,
   ArgumentValidator,
