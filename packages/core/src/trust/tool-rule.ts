@@ -44,6 +44,12 @@ export interface ToolRule {
   readonly name: string;
   /** The finding codes it may report, for documentation and policies. */
   readonly codes: readonly string[];
+  /**
+   * What its findings depend on: `tool` — the tool's own definition only; `connection` — the other
+   * servers' tools too (shadowing, look-alike names), so they are checked again when those change.
+   * @default 'connection'
+   */
+  readonly scope?: 'tool' | 'connection';
   /** The findings in one tool; an empty array when there are none. */
   check(tool: CheckedTool, context: ToolRuleContext): readonly RuleFinding[];
 }

@@ -37,6 +37,7 @@ function skeletonIndex(context: ToolRuleContext): SkeletonIndex {
 /** The `confusable-name` rule. */
 export const confusableNameRule: ToolRule = {
   specificationVersion: 'v1',
+  scope: 'connection',
   name: 'confusable-name',
   codes: Object.values(ConfusableNameCode),
   check(tool, context) {

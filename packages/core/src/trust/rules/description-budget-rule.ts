@@ -32,6 +32,7 @@ export function createDescriptionBudgetRule(budgets: DescriptionBudgets = {}): T
   const schema = budgets.schema ?? defaultDescriptionBudgets.schema;
   return {
     specificationVersion: 'v1',
+    scope: 'tool',
     name: 'description-budget',
     codes: Object.values(DescriptionBudgetCode),
     check(checked) {

@@ -53,6 +53,7 @@ const candidate = /[<[]/;
 /** The `hidden-markup` rule. */
 export const hiddenMarkupRule: ToolRule = {
   specificationVersion: 'v1',
+  scope: 'tool',
   name: 'hidden-markup',
   codes: Object.values(HiddenMarkupCode),
   check(tool) {

@@ -163,6 +163,7 @@ function scan(text: string, field: string): RuleFinding[] {
 /** The `invisible-unicode` rule. */
 export const invisibleUnicodeRule: ToolRule = {
   specificationVersion: 'v1',
+  scope: 'tool',
   name: 'invisible-unicode',
   codes: Object.values(InvisibleUnicodeCode),
   check(tool) {

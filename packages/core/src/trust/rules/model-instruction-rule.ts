@@ -87,6 +87,7 @@ function visible(text: string): { text: string; offsets: number[] | undefined } 
 /** The `model-instruction` rule. */
 export const modelInstructionRule: ToolRule = {
   specificationVersion: 'v1',
+  scope: 'tool',
   name: 'model-instruction',
   codes: Object.values(ModelInstructionCode),
   check(tool) {

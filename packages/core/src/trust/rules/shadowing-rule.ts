@@ -42,6 +42,7 @@ export function isDistinctiveName(name: string): boolean {
 /** The `shadowing` rule. */
 export const shadowingRule: ToolRule = {
   specificationVersion: 'v1',
+  scope: 'connection',
   name: 'shadowing',
   codes: Object.values(ShadowingCode),
   check(tool, context) {
