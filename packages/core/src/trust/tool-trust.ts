@@ -115,6 +115,11 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
   // on the connection makes every cached finding stale.
   let namesVersion = 0;
   const names = new Map<string, string>();
+  // Each server's records as last read or written; dropped when another writer changes them.
+  const recordCache = new Map<string, ToolTrustRecord[]>();
+  const lastPolicy = new Map<string, string>();
+  const policyKey = (policy: ResolvedTrustPolicy) =>
+    `${policy.pin}/${policy.newServers}/${policy.quarantineAt}`;
   // Reviews of one server run one at a time, so records written by one are read by the next.
   const queues = new Map<string, Promise<unknown>>();
 
@@ -156,7 +161,11 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
     rules: checker.rules.filter((rule) => rule.scope !== 'tool'),
   });
 
-  async function prepare(server: string, tools: readonly TrustableTool[]): Promise<ReviewedTool[]> {
+  /** The listing's tools with their texts, digests and findings; `same` when nothing differs from the last review. */
+  async function prepare(
+    server: string,
+    tools: readonly TrustableTool[],
+  ): Promise<{ reviewed: ReviewedTool[]; same: boolean }> {
     const cache = listings.get(server)?.reviewed ?? new Map<string, CachedReview>();
     const reviewed = new Map<string, CachedReview>();
     // Tools whose text changed are checked by every rule; unchanged ones whose neighbours changed
@@ -167,7 +176,8 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       const definition = canonicalToolDefinition(tool);
       const cached = cache.get(tool.name);
       if (cached !== undefined && cached.definition === definition) {
-        reviewed.set(tool.name, { ...cached, tool });
+        cached.tool = tool;
+        reviewed.set(tool.name, cached);
         if (cached.namesVersion !== namesVersion) restale.add(tool.name);
       } else {
         const digest = digestDefinitionText(definition, options.sha256);
@@ -183,7 +193,8 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       }
     }
     listings.set(server, { tools, reviewed });
-    if (changed.size === 0 && restale.size === 0) return [...reviewed.values()];
+    if (changed.size === 0 && restale.size === 0)
+      return { reviewed: [...reviewed.values()], same: reviewed.size === cache.size };
     const all: ToolToCheck[] = [];
     for (const [name, listed] of listings) for (const tool of listed.tools) all.push({ server: name, tool });
     const [full, connection] = await Promise.all([
@@ -207,7 +218,27 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       entry.findings.push(finding);
     }
     for (const finding of connection) (reviewed.get(finding.tool) as CachedReview).findings.push(finding);
-    return [...reviewed.values()];
+    return { reviewed: [...reviewed.values()], same: false };
+  }
+
+  /** The server's records: from memory, read again after a write elsewhere (`onTrustChange`, `refresh`). */
+  async function recordsOf(server: string): Promise<ToolTrustRecord[]> {
+    let records = recordCache.get(server);
+    if (records === undefined) {
+      records = await store.listTrust({ server });
+      recordCache.set(server, records);
+    }
+    return records;
+  }
+
+  function remember(server: string, writes: readonly ToolTrustRecord[]): void {
+    const records = recordCache.get(server);
+    if (records === undefined) return;
+    const written = new Set(writes.map((record) => `${record.tool}\u0000${record.digest}`));
+    recordCache.set(server, [
+      ...records.filter((record) => !written.has(`${record.tool}\u0000${record.digest}`)),
+      ...writes,
+    ]);
   }
 
   function publish(server: string, next: readonly ToolTrustVerdict[]): void {
@@ -244,8 +275,20 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       return open;
     }
     const namesChanged = noteNames(server, tools);
-    const reviewed = await prepare(server, tools);
-    const records = await store.listTrust({ server });
+    const { reviewed, same } = await prepare(server, tools);
+    const fresh = !recordCache.has(server);
+    const records = await recordsOf(server);
+    const previous = verdicts.get(server);
+    // The common re-listing: the same definitions, the same records, the same policy — the same verdicts.
+    if (
+      same &&
+      !fresh &&
+      previous !== undefined &&
+      previous.size === reviewed.length &&
+      lastPolicy.get(server) === policyKey(policy)
+    )
+      return [...previous.values()];
+    lastPolicy.set(server, policyKey(policy));
     const { verdicts: next, writes } = reviewListing({
       server,
       tools: reviewed,
@@ -253,7 +296,10 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       policy,
       now: new Date().toISOString(),
     });
-    if (writes.length > 0) await store.putTrust(writes);
+    if (writes.length > 0) {
+      await store.putTrust(writes);
+      remember(server, writes);
+    }
     publish(server, next);
     // Not awaited: two servers re-reviewing each other would wait on each other's queue.
     // `settled()` waits for these too.
@@ -311,19 +357,21 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       if (replaced.length > 0) await store.removeTrust(replaced);
     }
     await store.putTrust(decided);
+    recordCache.delete(server);
     for (const record of decided)
       emit(status === 'approved' ? { type: 'approved', record } : { type: 'rejected', record });
     await rereview(server);
     return decided;
   }
 
-  function rereview(server: string): Promise<unknown> {
+  function rereview(server: string, reread = false): Promise<unknown> {
+    if (reread) recordCache.delete(server);
     const listing = listings.get(server);
     if (listing === undefined) return Promise.resolve();
     return serialized(server, () => reviewNow(server, listing.tools));
   }
 
-  const unsubscribe = store.onTrustChange?.((server) => background(rereview(server), server));
+  const unsubscribe = store.onTrustChange?.((server) => background(rereview(server, true), server));
 
   return {
     review: (server, tools) => serialized(server, () => reviewNow(server, tools)),
@@ -342,11 +390,12 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
     reject: (target, decideOptions) => decide(target, 'rejected', decideOptions?.by),
     async refresh(server) {
       const servers = server === undefined ? [...listings.keys()] : [server];
-      await Promise.all(servers.map(rereview));
+      await Promise.all(servers.map((name) => rereview(name, true)));
     },
     forget(server) {
       listings.delete(server);
       verdicts.delete(server);
+      recordCache.delete(server);
       if (names.delete(server)) namesVersion++;
     },
     policyOf,

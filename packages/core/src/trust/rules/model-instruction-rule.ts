@@ -28,18 +28,20 @@ const secretThing = String.raw`(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?
 // Any character but a sentence end (a period inside a path such as `~/.ssh` does not end one).
 const sameSentence = String.raw`(?:[^.\n]|\.(?=\S))`;
 
-const patterns: ReadonlyArray<{ code: string; pattern: RegExp; message: string }> = [
+const patterns: ReadonlyArray<{ code: string; pattern: RegExp; message: string; hint: RegExp }> = [
   {
     code: ModelInstructionCode.OverrideInstructions,
     pattern:
       /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|these|every|of|each)\s+)*(?:previous|prior|above|earlier|preceding|original|system|safety|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages|context|constraints)\b|\byou are now (?:in )?(?:developer|dan|god|jailbreak|unrestricted) mode\b|\bnew (?:system )?instructions\s*:/gi,
     message: 'tells the model to set aside its instructions.',
+    hint: /ignore|disregard|forget|override|bypass|you are now|instructions\s*:/i,
   },
   {
     code: ModelInstructionCode.ConcealFromUser,
     pattern:
       /\b(?:do not|don't|never|must not|should not|shall not)\s+(?:tell|inform|mention(?: this| it)? to|reveal(?: this| it)? to|disclose(?: this| it)? to|alert|notify|let)\s+(?:it\s+|this\s+|anything\s+)?(?:to\s+)?the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|letting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should|need)\s+not\s+(?:know|see|notice|be told|be informed)\b/gi,
     message: 'tells the model to keep something from the user.',
+    hint: /\buser\b/i,
   },
   {
     code: ModelInstructionCode.SensitiveFileAccess,
@@ -48,6 +50,7 @@ const patterns: ReadonlyArray<{ code: string; pattern: RegExp; message: string }
       'gi',
     ),
     message: 'tells the model to read or send a key, credential or client-config file.',
+    hint: /ssh|id_|authorized_keys|credentials|mcp\.json|claude_desktop|rc\b|pgpass|git-cred|docker\/|\/etc\/|\.env|wallet|kube|history/i,
   },
   {
     code: ModelInstructionCode.Exfiltration,
@@ -56,6 +59,7 @@ const patterns: ReadonlyArray<{ code: string; pattern: RegExp; message: string }
       'gi',
     ),
     message: 'tells the model to pass secrets or the conversation on.',
+    hint: /sidenote|param|argument|field/i,
   },
 ];
 
@@ -94,7 +98,9 @@ export const modelInstructionRule: ToolRule = {
     const findings: RuleFinding[] = [];
     for (const { field, text: original } of tool.texts) {
       const { text, offsets } = visible(original);
-      for (const { code, pattern, message } of patterns) {
+      for (const { code, pattern, message, hint } of patterns) {
+        // A cheap test of a word every match needs, before the full pattern.
+        if (!hint.test(text)) continue;
         pattern.lastIndex = 0;
         for (const match of text.matchAll(pattern)) {
           const start = offsets === undefined ? match.index : (offsets[match.index] ?? 0);

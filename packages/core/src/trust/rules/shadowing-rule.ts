@@ -18,7 +18,6 @@ export const ShadowingCode = {
 
 // Identifier-like words: with a separator, or camelCase.
 const identifier = /[A-Za-z][A-Za-z0-9]*(?:(?:__?|[.-])[A-Za-z0-9]+)+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*/g;
-const separator = /__?|[.-]/g;
 
 function squash(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -52,9 +51,9 @@ export const shadowingRule: ToolRule = {
     // The servers of another server's tool this word names; `own` when the word names one of the
     // tool's own server's tools (then its suffixes are not read as other names).
     const named = (name: string): readonly string[] | 'own' | undefined => {
-      if (!isDistinctiveName(name)) return undefined;
+      // The map read first: most words name no tool, and then the name test is not needed.
       const servers = context.serversWithTool(name);
-      if (servers.length === 0) return undefined;
+      if (servers.length === 0 || !isDistinctiveName(name)) return undefined;
       return servers.includes(own) ? 'own' : servers;
     };
     for (const { field, text, prose } of tool.texts) {
@@ -65,14 +64,16 @@ export const shadowingRule: ToolRule = {
         // `mcp_tool_send_email` or `other__send_email` name `send_email`: try each suffix after a separator.
         let name = word;
         let servers = named(word);
-        separator.lastIndex = 0;
-        for (const cut of word.matchAll(separator)) {
-          if (servers !== undefined) break;
-          const suffix = word.slice(cut.index + cut[0].length);
+        for (let cut = 1; servers === undefined && cut < word.length - 1; cut++) {
+          const character = word.charCodeAt(cut);
+          // After `_`, `.` or `-` (a doubled `__` is cut after its second `_`).
+          if (character !== 0x5f && character !== 0x2e && character !== 0x2d) continue;
+          if (word.charCodeAt(cut + 1) === 0x5f) continue;
+          const suffix = word.slice(cut + 1);
           const holders = named(suffix);
           // A prefix counts only as a namespace (`mcp_`, the other server's name): in
           // `ref_search_web` on server `ref`, `search_web` is the server's own word.
-          if (holders === undefined || (holders !== 'own' && !isNamespace(word.slice(0, cut.index), holders)))
+          if (holders === undefined || (holders !== 'own' && !isNamespace(word.slice(0, cut), holders)))
             continue;
           name = suffix;
           servers = holders;
