@@ -99,7 +99,7 @@ async function listOfficial(): Promise<ToolToCheck[]> {
 interface Row {
   rule: string;
   code: string;
-  severity: string;
+  severities: Set<string>;
   findings: number;
   tools: Set<string>;
 }
@@ -108,6 +108,10 @@ const connections = readCatalogue();
 connections.set('official', await listOfficial());
 const checker = createToolChecker();
 const rows = new Map<string, Row>();
+// Every code of every rule gets a row, so a rule that flagged nothing shows as 0.
+for (const rule of checker.rules)
+  for (const code of rule.codes)
+    rows.set(`${rule.name}\u0000${code}`, { rule: rule.name, code, severities: new Set(), findings: 0, tools: new Set() });
 const flagged = new Map<string, ToolFinding[]>();
 let totalTools = 0;
 let catalogueTools = 0;
@@ -118,18 +122,13 @@ for (const [connection, tools] of connections) {
   if (connection === 'official') officialTools += tools.length;
   else catalogueTools += tools.length;
   for (const finding of await checker.check(tools)) {
-    const key = `${finding.rule}\u0000${finding.code}\u0000${finding.severity}`;
+    const key = `${finding.rule}\u0000${finding.code}`;
     let row = rows.get(key);
     if (row === undefined) {
-      row = {
-        rule: finding.rule,
-        code: finding.code,
-        severity: finding.severity,
-        findings: 0,
-        tools: new Set(),
-      };
+      row = { rule: finding.rule, code: finding.code, severities: new Set(), findings: 0, tools: new Set() };
       rows.set(key, row);
     }
+    row.severities.add(finding.severity);
     const toolKey = `${connection} ${finding.server}/${finding.tool}`;
     row.findings++;
     row.tools.add(toolKey);
@@ -154,7 +153,7 @@ if (json) {
       officialTools,
       flaggedTools: flagged.size,
       flaggedShare: share,
-      rows: table.map((row) => ({ ...row, tools: row.tools.size })),
+      rows: table.map((row) => ({ ...row, severities: [...row.severities], tools: row.tools.size })),
       flags: list ? Object.fromEntries(flagged) : undefined,
     }),
   );
@@ -162,11 +161,11 @@ if (json) {
   console.log(
     `Trust rules over ${totalTools} real tools (${catalogueTools} catalogue in ${connections.size - 1} connection(s), ${officialTools} official), ${elapsedMs.toFixed(0)} ms\n`,
   );
-  const header = ['rule', 'code', 'severity', 'findings', 'tools', '% of tools'];
+  const header = ['rule', 'code', 'severity seen', 'findings', 'tools', '% of tools'];
   const cells = table.map((row) => [
     row.rule,
     row.code,
-    row.severity,
+    row.severities.size === 0 ? '—' : [...row.severities].join(', '),
     String(row.findings),
     String(row.tools.size),
     ((100 * row.tools.size) / totalTools).toFixed(3),
