@@ -123,7 +123,7 @@ function runBrowserSuite(title) {
   }
   env.SWITCHBOARD_CHROMIUM = path;
   return runSuite(title, process.execPath, {
-    cwd: join(root, 'packages', 'cli'),
+    cwd: join(root, 'packages', 'inspector'),
     args: ['--config', 'vitest.browser.config.ts'],
   });
 }
@@ -139,8 +139,8 @@ runs.push(
     args: ['--config', 'vitest.scale.config.ts'],
   }),
 );
-// The browser tests once, on this Node: `switchboard ui` driven in Debian's Chromium
-// (packages/cli/vitest.browser.config.ts). scripts/chromium.sh installs the browser when missing; if
+// The browser tests once, on this Node: the inspector (`switchboard ui`'s page) driven in Debian's
+// Chromium (packages/inspector/vitest.browser.config.ts). scripts/chromium.sh installs the browser when missing; if
 // it cannot, the suite counts as failed with that reason instead of being skipped.
 runs.push(runBrowserSuite(`browser tests, Node ${process.versions.node}`));
 if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {

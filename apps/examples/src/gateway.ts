@@ -16,7 +16,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createGateway, serve } from '@switchboard/server';
+import { createGateway } from '@switchboard/gateway';
+import { serve } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import { largeToolSet } from './catalogue-servers.js';
 

@@ -7,7 +7,8 @@
  * chunk under dist/chunks/, so `--help` reads the entry and the command table only.
  *
  * What stays a real import, resolved from this package at run time: what loads only on some paths
- * (the server and tool selection, the stores, OAuth, OpenTelemetry, the schema compiler and the
+ * (the server, the gateway, the inspector (whose page files sit beside its own dist/) and tool
+ * selection, the stores, OAuth, OpenTelemetry, the schema compiler and the
  * parsers that `createRequire` loads), so that test/startup-modules.test.ts still sees each one
  * load, or not. Every such import must be a dependency of this package (pnpm's strict layout gives
  * a package only what it declares): the build fails otherwise, naming it.
@@ -26,10 +27,15 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Loaded on some paths only, or native: kept as imports (see above). */
 const external = [
+  '@switchboard/gateway',
+  '@switchboard/inspector',
   '@switchboard/server',
   '@switchboard/server/*',
   '@switchboard/tool-selection',
-  '@switchboard/client/*',
+  // The stores' subpaths, not `@switchboard/client/*`: `config-documents` (what host-config edits
+  // with) is the client's own code, bundled once with its root entry.
+  '@switchboard/client/sqlite-store',
+  '@switchboard/client/postgres-store',
   'jose',
   '@opentelemetry/api',
   'better-sqlite3',

@@ -43,6 +43,8 @@ const heavy: Array<[string, RegExp]> = [
   ['framework adapters', /\/packages\/client\/dist\/(ai-sdk|langchain|openai-agents|mastra)\//],
   ['the stores', /\/packages\/client\/dist\/(sqlite-store|postgres-store)\//],
   ['@switchboard/server', /\/packages\/server\/dist\//],
+  ['@switchboard/gateway', /\/packages\/gateway\/dist\//],
+  ['@switchboard/inspector (switchboard ui)', /\/packages\/inspector\/dist\//],
   ['@switchboard/tool-selection', /\/packages\/tool-selection\/dist\//],
 ];
 

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { UiServer } from '@switchboard/inspector';
 import { everythingStdio } from '@switchboard/test-helpers';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { UiServer } from '../src/ui/ui-api.js';
 import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));

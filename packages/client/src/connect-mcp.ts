@@ -20,6 +20,7 @@ import {
   type RegisteredTool,
   type RegistryStore,
   silentLogger,
+  type TelemetrySetting,
   type ToolNamingOptions,
   type ToolRegistry,
   type WrapToolResultOptions,
@@ -37,7 +38,6 @@ import type { ClientAuthOptions } from './server-auth.js';
 import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
 import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
-import type { TelemetrySetting } from './telemetry/telemetry-options.js';
 import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */

@@ -3,6 +3,7 @@
 // Provider converters of @switchboard/core (tool definitions and tool results in each provider's
 // own shape), so that agents calling a provider SDK directly need only the client; and core's
 // `ApprovalModeName`, the modes a config's `approval` names.
+// The `telemetry` option's types (core's: the server and the gateway take the same option).
 export type {
   AnthropicTool,
   AnthropicToolResult,
@@ -13,13 +14,17 @@ export type {
   GeminiFunctionResponse,
   GeminiInlineDataPart,
   LossyChange,
+  MeterProviderLike,
   OpenAIFunctionTool,
   OpenAIToolOutput,
   OpenAIToolOutputPart,
+  TelemetryOptions,
+  TelemetrySetting,
   ToAnthropicToolResultOptions,
   ToGeminiFunctionResponseOptions,
   ToOpenAIToolOptions,
   ToOpenAIToolOutputOptions,
+  TracerProviderLike,
 } from '@switchboard/core';
 export {
   toAnthropicTool,
@@ -59,18 +64,12 @@ export type { CircuitState } from './circuit-breaker.js';
 export type { ClientErrorOptions } from './client-error.js';
 export { ClientError, ClientErrorCode } from './client-error.js';
 export type {
-  AddServerOptions,
   ApprovalConfig,
   ApprovalMode,
-  ConfigFile,
-  ConfigFileUpdate,
   ConfigSource,
   ExpansionLocation,
-  ExportConfigOptions,
   ExportEntryContext,
   ExportedEntry,
-  ExportPlan,
-  ExportResult,
   HostEntry,
   HostFormat,
   HostId,
@@ -90,15 +89,12 @@ export type {
   VsCodeInput,
 } from './config/index.js';
 export {
-  addServer,
-  applyExportPlan,
   claudeDesktopConfigPath,
   clineSettingsPath,
   configEnvironmentVariable,
   configErrorCodes,
   defaultImportCandidates,
   expandVariables,
-  exportConfig,
   findProjectDirectory,
   hostFormats,
   hostIds,
@@ -107,10 +103,6 @@ export {
   isHostId,
   loadConfig,
   normalizeTransportType,
-  planExport,
-  readConfigFile,
-  removeServer,
-  updateConfigFile,
 } from './config/index.js';
 export type {
   DpopAlgorithm,
@@ -182,14 +174,6 @@ export type {
   ServerRequestContext,
 } from './server-request-router.js';
 export { serverSecrets } from './server-secrets.js';
-// The digest `mcp.session.id` records: the server records the same one (it needs `node:crypto`,
-// so it cannot live in core, which also runs in browsers).
 export { digestSessionId } from './telemetry/session-digest.js';
-export type {
-  MeterProviderLike,
-  TelemetryOptions,
-  TelemetrySetting,
-  TracerProviderLike,
-} from './telemetry/telemetry-options.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';

@@ -40,6 +40,7 @@ import {
   networkTransportOf,
   type SwitchboardError,
   silentLogger,
+  type TelemetrySetting,
 } from '@switchboard/core';
 import { JsonRpcErrorCode, TransportErrorCode, type TransportType } from '@switchboard/transports';
 import { z } from 'zod';
@@ -68,7 +69,6 @@ import {
   type RequestTelemetry,
   type RequestTrace,
 } from './telemetry/request-telemetry.js';
-import type { TelemetrySetting } from './telemetry/telemetry-options.js';
 import { withTraceContext } from './telemetry/trace-context-option.js';
 import { PolledToolTask, type TaskWaitOptions, type ToolTask, toTaskState } from './tool-task.js';
 

@@ -93,6 +93,7 @@ export type {
   TracerOf,
 } from './telemetry-instruments.js';
 export { createTelemetryInstruments } from './telemetry-instruments.js';
+export type { TelemetryOptions, TelemetrySetting } from './telemetry-options.js';
 export type {
   AnthropicToolResult,
   AnthropicToolResultBlock,

@@ -9,8 +9,8 @@
  * OpenTelemetry import in its types — the API is described structurally, by the few members the
  * resolution reads — so core's published types never need the package; callers that have its
  * types (the client and the server, where it is a dev dependency as well as a peer) name them as
- * the type argument. The session-id digest is not here: it needs `node:crypto`, and core also runs
- * in browsers and edge runtimes (it lives in the client, which exports it).
+ * the type argument. The session-id digest is not here: it needs `node:crypto`, which core's root
+ * entry does not load (it is on the `@switchboard/core/node` subpath).
  */
 
 /**

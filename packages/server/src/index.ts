@@ -1,12 +1,12 @@
 /** Public API of @switchboard/server. Any new export added here becomes public API: use named exports, not wildcards. */
 
-// The `telemetry` option's types are the client's: one shape for connectMcp, servers and gateways.
+// The `telemetry` option's types are core's: one shape for connectMcp, servers and gateways.
 export type {
   MeterProviderLike,
   TelemetryOptions,
   TelemetrySetting,
   TracerProviderLike,
-} from '@switchboard/client';
+} from '@switchboard/core';
 export type { AgentFunction, ServeAgentOptions } from './agent/serve-agent.js';
 export { serveAgent } from './agent/serve-agent.js';
 export type {
@@ -16,6 +16,8 @@ export type {
   ResourceProvider,
 } from './catalog/content-provider.js';
 export type { PromptContext, PromptDefinition } from './catalog/prompt-definition.js';
+// For servers built from another registry's tools (a gateway, `serveAgent`): the same public names.
+export { republishTool } from './catalog/republish-tool.js';
 export type {
   ResourceDefinition,
   ResourceReadValue,
@@ -44,10 +46,9 @@ export type { JsonRpcErrorCodeValue } from './errors/json-rpc-error-code.js';
 export { JsonRpcErrorCode } from './errors/json-rpc-error-code.js';
 export type { ServerErrorCodeValue, ServerErrorOptions } from './errors/server-error.js';
 export { ServerError, ServerErrorCode } from './errors/server-error.js';
-export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } from './gateway/gateway.js';
-export { createGateway } from './gateway/gateway.js';
-export type { GatewayUpstreamClient } from './gateway/gateway-catalog.js';
-export { gatewayConnectOptions } from './gateway/gateway-connect-options.js';
+// For code that answers on a server's behalf (a gateway forwarding a failure upstream).
+export type { WireError } from './errors/to-wire-error.js';
+export { toWireError } from './errors/to-wire-error.js';
 export type {
   BearerAuthOptions,
   BearerTokenPrincipal,

@@ -3,10 +3,11 @@
  * header that disagrees with the body or is missing. Each gets the error and HTTP status the spec
  * names, with the request's id, and the server keeps serving.
  */
+
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeHandle, serve } from '../src/index.js';
 import { createEchoServer } from './fixtures/echo-server.js';
-import { envelope, post } from './fixtures/modern-request.js';
 
 let handle: ServeHandle & { url: string };
 beforeAll(async () => {

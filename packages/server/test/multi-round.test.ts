@@ -4,9 +4,10 @@
  * retry resumes that same run. Tampered or foreign state, a run that is gone, a missing
  * capability and malformed answers each get the error the spec names.
  */
+
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMcpServer, defineTool, type ServeHandle, serve } from '../src/index.js';
-import { envelope, post } from './fixtures/modern-request.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

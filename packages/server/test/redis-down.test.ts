@@ -5,10 +5,9 @@
  */
 
 import type { Logger } from '@switchboard/core';
-import { freePort } from '@switchboard/test-helpers';
+import { envelope, freePort, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defineTool, JsonRpcErrorCode } from '../src/index.js';
-import { envelope, post } from './fixtures/modern-request.js';
 import { type OwnRedis, ownRedis } from './fixtures/own-redis.js';
 import { openSession, readSse, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
 import { type ReplicaSet, startReplicas } from './fixtures/replica-set.js';

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { envelope } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   createMemoryClusterState,
@@ -14,7 +15,6 @@ import {
   serve,
 } from '../src/index.js';
 import { createEchoServer } from './fixtures/echo-server.js';
-import { envelope } from './fixtures/modern-request.js';
 import { openSession, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
-import { freePort } from '@switchboard/test-helpers';
+import { envelope, freePort, post, type RawAnswer } from '@switchboard/test-helpers';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
@@ -22,7 +22,6 @@ import {
   serve,
 } from '../src/index.js';
 import { RequestStateSeal } from '../src/tools/request-state-seal.js';
-import { envelope, post, type RawAnswer } from './fixtures/modern-request.js';
 import { ownRedis } from './fixtures/own-redis.js';
 import {
   type ReplicaSet,

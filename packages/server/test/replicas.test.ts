@@ -9,10 +9,10 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@mo
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool, JsonRpcErrorCode, serve } from '../src/index.js';
 import { createRedisClusterState } from '../src/redis.js';
-import { envelope, post } from './fixtures/modern-request.js';
 import {
   openSession,
   readSse,

@@ -6,9 +6,9 @@
  * greater). Checked with the official SDK v2 client pinned to 2026-07-28 and on the raw wire.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMcpServer, defineTool, type ServeHandle, serve } from '../src/index.js';
-import { envelope, post } from './fixtures/modern-request.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

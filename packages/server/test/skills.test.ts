@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMcpServer, type ServeHandle, serve } from '../src/index.js';
-import { envelope, post } from './fixtures/modern-request.js';
 
 let handle: ServeHandle & { url: string };
 let directory: string;

@@ -5,10 +5,10 @@
  */
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { envelope, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, type ServeHandle, serve, tasksExtensionId } from '../src/index.js';
-import { envelope, post } from './fixtures/modern-request.js';
 
 const withTasks = { elicitation: {}, extensions: { [tasksExtensionId]: {} } };
 let handle: ServeHandle & { url: string };

@@ -11,11 +11,11 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { connectMcp } from '@switchboard/client';
+import { envelope, post } from '@switchboard/test-helpers';
+import { registerInMemoryTelemetry } from '@switchboard/test-helpers/telemetry';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createMcpServer, type McpServer, type ServeHandle, serve } from '../src/index.js';
-import { registerInMemoryTelemetry } from './fixtures/in-memory-telemetry.js';
-import { envelope, post } from './fixtures/modern-request.js';
-import { createTracedUpstream } from './fixtures/traced-upstream.js';
+import { z } from 'zod';
+import { createMcpServer, defineTool, type McpServer, type ServeHandle, serve } from '../src/index.js';
 
 const telemetry = registerInMemoryTelemetry();
 
@@ -108,7 +108,14 @@ test('the providers of the telemetry option get the spans, the global ones do no
   const upstream = createMcpServer({
     name: 'own',
     version: '1.0.0',
-    registry: createTracedUpstream().registry,
+    tools: [
+      defineTool({
+        name: 'add',
+        description: 'Adds two numbers',
+        input: z.object({ a: z.number(), b: z.number() }),
+        execute: ({ a, b }) => String(a + b),
+      }),
+    ],
     telemetry: { tracerProvider: own },
   });
   const handle = await serve(upstream, { transport: { type: 'http', port: 0 } });

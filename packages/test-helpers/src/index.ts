@@ -5,15 +5,18 @@
  */
 import './dispose-symbols.js';
 
+export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
 export { hidePackagesPreload } from './hide-packages.js';
+export { copyHostConfigFixture, hostConfigFixtures } from './host-config-fixtures.js';
 export {
   type ConnectInMemoryOptions,
   connectInMemory,
   type InMemoryConnection,
   type InMemoryServer,
 } from './in-memory-connection.js';
+export { envelope, post, type RawAnswer } from './modern-request.js';
 export {
   everythingStdio,
   filesystemStdio,

@@ -8,7 +8,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { allowedImports, type LayerTable, LayerTableError, readLayerTable } from './layer-table.js';
+import {
+  allowedImports,
+  allowedInTests,
+  type LayerTable,
+  LayerTableError,
+  readLayerTable,
+} from './layer-table.js';
 import { type ImportRecord, readImports } from './read-imports.js';
 import { cyclicComponents, shortestCycle } from './strongly-connected.js';
 import { isExported, readWorkspacePackages, type WorkspacePackage } from './workspace-packages.js';
@@ -267,12 +273,15 @@ function tableFindings(
   for (const [owner, imports] of table.edges) {
     const line = table.rows.get(owner) as number;
     if (!folders.has(owner)) issue(line, `${owner} is no workspace package (pnpm-workspace.yaml).`);
-    for (const name of imports)
+    for (const name of [...imports, ...(table.testEdges.get(owner) ?? [])])
       if (!folders.has(name)) issue(line, `${owner} may import ${name}, which is no workspace package.`);
   }
-  for (const component of cyclicComponents(
-    new Map([...table.edges].map(([key, value]) => [key, new Set(value)])),
-  )) {
+  // Tests' edges count too: a devDependency is a build dependency (turbo's `^build`), and a loop
+  // through one cannot be built.
+  const everyEdge = new Map(
+    [...table.edges].map(([key, value]) => [key, new Set([...value, ...(table.testEdges.get(key) ?? [])])]),
+  );
+  for (const component of cyclicComponents(everyEdge)) {
     issue(
       table.rows.get(component[0] as string) as number,
       `the graph has a loop: ${component.join(' ↔ ')}.`,
@@ -289,24 +298,37 @@ interface PackageContext {
   pkg: WorkspacePackage;
   /** The package folders `pkg` may import (its row and, through it, theirs). */
   mayImport: ReadonlySet<string>;
+  /** What its tests may use besides: its row's `(tests: …)` folders and what those may import. */
+  mayUseInTests: ReadonlySet<string>;
   byName: ReadonlyMap<string, WorkspacePackage>;
   /** The package whose folder holds an absolute path. */
   packageAt(path: string): WorkspacePackage | undefined;
 }
 
 function layerMessage(context: PackageContext, target: WorkspacePackage): string {
-  const { pkg, mayImport, document } = context;
-  return `${pkg.folder} may not import ${target.folder} (${target.name}): its layer imports ${[...mayImport].join(', ') || 'no workspace package'} (the table under "Layering (one way)" in ${document}).`;
+  const { pkg, mayImport, mayUseInTests, document } = context;
+  const testsOnly = mayUseInTests.has(target.folder)
+    ? ` (${target.folder} is for its tests only: a devDependency, never imported from ${context.sourceFolder}/)`
+    : '';
+  return `${pkg.folder} may not import ${target.folder} (${target.name}): its layer imports ${[...mayImport].join(', ') || 'no workspace package'}${testsOnly} (the table under "Layering (one way)" in ${document}).`;
 }
 
-/** Declared workspace dependencies keep the graph too: a dependency is an import waiting to happen. */
+/**
+ * Declared workspace dependencies keep the graph too: a dependency is an import waiting to happen.
+ * devDependencies may also name what the row allows for tests.
+ */
 function manifestFindings(context: PackageContext): LayeringFinding[] {
   const { pkg } = context;
-  const fields = [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies, pkg.optionalDependencies];
-  return fields.flatMap((field) =>
+  const fields: Array<[Record<string, string>, ReadonlySet<string>]> = [
+    [pkg.dependencies, context.mayImport],
+    [pkg.devDependencies, context.mayUseInTests],
+    [pkg.peerDependencies, context.mayImport],
+    [pkg.optionalDependencies, context.mayImport],
+  ];
+  return fields.flatMap(([field, allowed]) =>
     Object.keys(field).flatMap((name) => {
       const target = context.byName.get(name);
-      if (!target || target === pkg || context.mayImport.has(target.folder)) return [];
+      if (!target || target === pkg || allowed.has(target.folder)) return [];
       const file = `${pkg.folder}/package.json`;
       return [
         {
@@ -425,6 +447,7 @@ export function checkLayering(options: CheckLayeringOptions): LayeringFinding[] 
     return [{ rule: 'layer-table', file: document, line: error.line, message: error.message }];
   }
   const allowed = allowedImports(table);
+  const inTests = allowedInTests(table);
   const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
   const packageAt = (path: string) =>
     packages.find((pkg) => path === join(root, pkg.folder) || path.startsWith(join(root, pkg.folder) + sep));
@@ -437,6 +460,7 @@ export function checkLayering(options: CheckLayeringOptions): LayeringFinding[] 
         sourceFolder,
         pkg,
         mayImport: allowed.get(pkg.folder) ?? new Set(),
+        mayUseInTests: inTests.get(pkg.folder) ?? new Set(),
         byName,
         packageAt,
       }),

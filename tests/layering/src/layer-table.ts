@@ -6,8 +6,10 @@
 
 /** Who may import whom: each package folder (`packages/client`) → the folders its row names. */
 export interface LayerTable {
-  /** Direct edges, as the table writes them. */
+  /** Direct edges, as the table writes them (outside the row's `(tests: …)`). */
   edges: Map<string, string[]>;
+  /** The folders a row names in `(tests: …)`: its tests (devDependencies) may use them, its sources may not. */
+  testEdges: Map<string, string[]>;
   /** 1-based line of each package's row, for messages. */
   rows: Map<string, number>;
   /** The line of the table's header. */
@@ -51,10 +53,14 @@ export class LayerTableError extends Error {
   }
 }
 
+/** The part of a "may import" cell that names what only the package's tests may use. */
+const testsPart = /\(tests:([^)]*)\)/;
+
 /**
  * Reads the first table after {@link LAYERING_HEADING} whose header is `| package | may import | … |`.
  * Each row names one package folder in its first cell and, in its second, the folders it may import
  * directly; what those may import it may import too (a layer stands on everything beneath it).
+ * Folders in a `(tests: …)` part of the cell are for the package's tests only: devDependencies.
  */
 export function readLayerTable(markdown: string): LayerTable {
   const lines = markdown.split('\n');
@@ -74,6 +80,7 @@ export function readLayerTable(markdown: string): LayerTable {
     throw new LayerTableError(`no "| package | may import |" table under "${LAYERING_HEADING}"`, heading + 1);
   }
   const edges = new Map<string, string[]>();
+  const testEdges = new Map<string, string[]>();
   const rows = new Map<string, number>();
   // header + 2 skips the `|---|---|` separator.
   for (let index = header + 2; index < lines.length; index++) {
@@ -88,10 +95,31 @@ export function readLayerTable(markdown: string): LayerTable {
       );
     }
     if (edges.has(name)) throw new LayerTableError(`${name} has two rows`, index + 1);
-    edges.set(name, namesIn(imports));
+    const tests = testsPart.exec(imports);
+    edges.set(name, namesIn(imports.replace(testsPart, '')));
+    testEdges.set(name, tests ? namesIn(tests[1] as string) : []);
     rows.set(name, index + 1);
   }
-  return { edges, rows, line: header + 1 };
+  return { edges, testEdges, rows, line: header + 1 };
+}
+
+/**
+ * What each package's tests may use (its devDependencies): what the package may import, the
+ * folders of its `(tests: …)` part and, through them, theirs.
+ */
+export function allowedInTests(table: LayerTable): Map<string, Set<string>> {
+  const allowed = allowedImports(table);
+  const inTests = new Map<string, Set<string>>();
+  for (const [name, imports] of allowed) {
+    const reach = new Set(imports);
+    for (const test of table.testEdges.get(name) ?? []) {
+      reach.add(test);
+      for (const below of allowed.get(test) ?? []) reach.add(below);
+    }
+    reach.delete(name);
+    inTests.set(name, reach);
+  }
+  return inTests;
 }
 
 /** Everything each package may import: its row's folders and, through them, theirs. */

@@ -114,6 +114,46 @@ describe('checkLayering', () => {
     ).toEqual(['layer packages/low/package.json:8']);
   });
 
+  it('lets a package’s tests use what its row names under (tests: …), and not its sources', () => {
+    const root = workspace({
+      ...brokenWorkspace,
+      'docs/architecture.md': layering([
+        '| `packages/low` | — (tests: `packages/high`) |',
+        '| `packages/high` | — |',
+      ]),
+      'packages/low/package.json': manifest('@fixture/low', {
+        dependencies: { '@fixture/high': '*' },
+        devDependencies: { '@fixture/high': '*' },
+      }),
+      'packages/high/package.json': manifest('@fixture/high'),
+      'packages/high/src/index.ts': 'export const high = 1;\n',
+      'packages/high/src/a.ts': 'export const a = 1;\n',
+      'packages/high/src/b.ts': 'export const b = 1;\n',
+      'packages/high/src/reach.ts': 'export const reach = 1;\n',
+      'packages/high/src/high.ts': 'export const high = 1;\n',
+      'packages/high/src/feature/tool.ts': 'export const tool = 1;\n',
+    });
+    const findings = checkLayering({ root });
+    // The devDependency passes; the runtime dependency and the import from src/ do not.
+    expect(findings.map(where)).toEqual([
+      'layer packages/low/package.json:8',
+      'layer packages/low/src/index.ts:3',
+    ]);
+    expect(findings[1]?.message).toContain('is for its tests only');
+
+    const loop = workspace({
+      ...brokenWorkspace,
+      'docs/architecture.md': layering([
+        '| `packages/low` | — (tests: `packages/high`) |',
+        '| `packages/high` | `packages/low` |',
+      ]),
+    });
+    const table = checkLayering({ root: loop }).filter((finding) => finding.rule === 'layer-table');
+    expect(table.map((finding) => finding.message)).toEqual([
+      'the graph has a loop: packages/low ↔ packages/high.',
+    ]);
+  });
+
   it('leaves a known loop out, and fails when a known loop is gone', () => {
     const root = workspace(brokenWorkspace);
     const known: KnownLoop = {

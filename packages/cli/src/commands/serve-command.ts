@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createGateway, gatewayConnectOptions, serve as serveMcp } from '@switchboard/server';
+import { createGateway, gatewayConnectOptions } from '@switchboard/gateway';
+import { serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';

@@ -2,16 +2,9 @@
  * `switchboard servers list | add | remove | import | export | install-gateway`: edits the config
  * in the `mcpServers` format; export and install-gateway (other tools' files) are in servers-export.ts.
  */
-import {
-  addServer,
-  hostIds,
-  importConfig,
-  isHostId,
-  readConfigFile,
-  removeServer,
-  type ServerConfig,
-} from '@switchboard/client';
+import { hostIds, importConfig, isHostId, type ServerConfig } from '@switchboard/client';
 import { SwitchboardError } from '@switchboard/core';
+import { addServer, readConfigFile, removeServer } from '@switchboard/host-config';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';

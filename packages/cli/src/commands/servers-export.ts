@@ -8,20 +8,22 @@ import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  addServer,
-  applyExportPlan,
   configErrorCodes,
-  type ExportPlan,
   type HostId,
   hostIds,
   importConfig,
   isHostId,
   loadConfig,
-  planExport,
-  readConfigFile,
   type ServerConfig,
 } from '@switchboard/client';
 import { SwitchboardError } from '@switchboard/core';
+import {
+  addServer,
+  applyExportPlan,
+  type ExportPlan,
+  planExport,
+  readConfigFile,
+} from '@switchboard/host-config';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { homeOf } from '../cli-home.js';

@@ -1,9 +1,9 @@
 /** `switchboard ui`: serves the inspector page until interrupted. */
+import { startInspector } from '@switchboard/inspector';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
+import { cliInspectorHost } from '../cli-inspector-host.js';
 import { cliLogger } from '../cli-session.js';
-import { createUiServer } from '../inspector/ui-server.js';
-import { createUiSession } from '../inspector/ui-session.js';
 import { openInBrowser } from '../open-in-browser.js';
 
 /** Runs `switchboard ui` (its flags and help: `uiCommandSpec`). */
@@ -17,12 +17,15 @@ export async function runUiCommand(context: CommandContext): Promise<number> {
   }
   const open = context.values['no-open'] !== true;
 
-  const session = await createUiSession({ context, ...(open ? { openUrl: openInBrowser } : {}) });
-  let server: Awaited<ReturnType<typeof createUiServer>>;
+  let inspector: Awaited<ReturnType<typeof startInspector>>;
   try {
-    server = await createUiServer({ session, port, logger: cliLogger(context) });
+    inspector = await startInspector({
+      host: await cliInspectorHost(context),
+      port,
+      logger: cliLogger(context),
+      ...(open ? { openUrl: openInBrowser } : {}),
+    });
   } catch (error) {
-    await session.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new UsageError(
         `port ${port} on 127.0.0.1 is in use; pick another with --port, or --port 0 for a free one.`,
@@ -31,16 +34,16 @@ export async function runUiCommand(context: CommandContext): Promise<number> {
     throw error;
   }
   // stdout carries the URL alone, so a script can read it; what a person reads goes to stderr.
-  context.io.stdout.write(`${server.url}\n`);
+  context.io.stdout.write(`${inspector.url}\n`);
   context.io.stderr.write(
-    `switchboard ui: serving ${session.servers().length} servers on ${server.origin}${open ? ' (opening the browser)' : ''}; Ctrl-C stops it.\n`,
+    `switchboard ui: serving ${inspector.servers().length} servers on ${inspector.origin}${open ? ' (opening the browser)' : ''}; Ctrl-C stops it.\n`,
   );
-  if (!server.pageBuilt) {
+  if (!inspector.pageBuilt) {
     context.io.stderr.write(
-      'switchboard ui: warning: the page is not built (no dist/ui/index.html); the API answers, the page does not. Build it with: pnpm --filter @switchboard/cli build\n',
+      'switchboard ui: warning: the page is not built (no dist/page/index.html in @switchboard/inspector); the API answers, the page does not. Build it with: pnpm --filter @switchboard/inspector build\n',
     );
   }
-  if (open) openInBrowser(server.url);
+  if (open) openInBrowser(inspector.url);
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -51,7 +54,6 @@ export async function runUiCommand(context: CommandContext): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await server.close();
-  await session.close();
+  await inspector.close();
   return ExitCode.ok;
 }

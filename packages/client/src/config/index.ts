@@ -1,15 +1,11 @@
 /**
- * Config loading, importing and editing for @switchboard/client. Re-exported from the package
- * entry; named exports only.
+ * Config loading and importing for @switchboard/client (editing and exporting are
+ * `@switchboard/host-config`'s). Re-exported from the package entry; named exports only.
  */
 
 export { configErrorCodes } from './config-error.js';
-export type { AddServerOptions, ConfigFile, ConfigFileUpdate } from './config-file-editor.js';
-export { addServer, readConfigFile, removeServer, updateConfigFile } from './config-file-editor.js';
 export type { ExpansionLocation, VariableSource } from './expand-variables.js';
 export { expandVariables } from './expand-variables.js';
-export type { ExportConfigOptions, ExportPlan, ExportResult } from './export-config.js';
-export { applyExportPlan, exportConfig, planExport } from './export-config.js';
 export type {
   ExportEntryContext,
   ExportedEntry,

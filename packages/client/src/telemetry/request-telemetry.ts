@@ -19,14 +19,14 @@ import {
   McpMetric,
   type McpOperationRecord,
   mcpSpanName,
+  type TelemetrySetting,
   toolErrorType,
 } from '@switchboard/core';
+import { digestSessionId } from '@switchboard/core/node';
 import { failureAttributesOf } from './failure-attributes.js';
 import { injectTraceContext } from './inject-trace-context.js';
 import type { OpenTelemetryApi } from './open-telemetry-api.js';
 import { withRequestIdSink } from './request-id-sink.js';
-import { digestSessionId } from './session-digest.js';
-import type { TelemetrySetting } from './telemetry-options.js';
 
 /** What the connection tells about itself (read when a request starts). */
 export interface ConnectionFacts {

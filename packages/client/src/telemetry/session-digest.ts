@@ -1,22 +1,11 @@
 /**
- * `mcp.session.id` without the session id: a 2025 HTTP session id is a bearer of the session
- * (whoever presents it speaks in it), so telemetry records the first 32 hex digits of its SHA-256
- * instead. One function for both sides of a hop — the Switchboard server imports it from this
- * package's entry — so the client's and the server's spans of one session carry the same value.
- * Here rather than in core, beside the other shared telemetry steps: it needs `node:crypto`, and
- * core also runs in browsers and edge runtimes.
+ * The client's earlier name for the `mcp.session.id` digest, which now lives in core
+ * (`@switchboard/core/node`): the server records the same digest and no longer depends on the client.
  */
-import { createHash } from 'node:crypto';
-
-let last: { id: string; digest: string } | undefined;
+import { digestSessionId as coreDigestSessionId } from '@switchboard/core/node';
 
 /**
- * The `mcp.session.id` of a session id: the first 32 hex digits of its SHA-256 (the last one is
- * remembered: a connection keeps its session).
+ * The `mcp.session.id` of a session id: the first 32 hex digits of its SHA-256.
+ * @deprecated import `digestSessionId` from `@switchboard/core/node`; kept here for one release.
  */
-export function digestSessionId(id: string): string {
-  if (last?.id === id) return last.digest;
-  const digest = createHash('sha256').update(id).digest('hex').slice(0, 32);
-  last = { id, digest };
-  return digest;
-}
+export const digestSessionId: (id: string) => string = coreDigestSessionId;

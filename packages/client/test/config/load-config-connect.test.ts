@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createTemporaryDirectory, serverScript, type TemporaryDirectory } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addServer } from '../../src/config/config-file-editor.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 
@@ -14,21 +14,21 @@ describe('a loaded config drives connectMcp', () => {
     temp?.remove();
   });
 
-  it('connects the servers of a file written by addServer, with variables expanded into the server env', async () => {
+  it('connects the servers of a project config file, with variables expanded into the server env', async () => {
     temp = createTemporaryDirectory('switchboard-config-');
     const file = join(temp.path, '.switchboard', 'mcp.json');
-    await addServer(file, 'everything', {
-      command: '${NODE_BINARY}',
-      args: ['${EVERYTHING_SCRIPT}', 'stdio'],
-      env: { SWITCHBOARD_CONFIG_PROBE: '${PROBE_VALUE:-from-default}' },
-      timeouts: { connectMs: 60_000 },
-    });
-    // Disabled, and its variable is unset: neither stops the rest.
-    await addServer(file, 'later', {
-      command: 'does-not-exist',
-      env: { TOKEN: '${UNSET_TOKEN}' },
-      enabled: false,
-    });
+    const mcpServers = {
+      everything: {
+        command: '${NODE_BINARY}',
+        args: ['${EVERYTHING_SCRIPT}', 'stdio'],
+        env: { SWITCHBOARD_CONFIG_PROBE: '${PROBE_VALUE:-from-default}' },
+        timeouts: { connectMs: 60_000 },
+      },
+      // Disabled, and its variable is unset: neither stops the rest.
+      later: { command: 'does-not-exist', env: { TOKEN: '${UNSET_TOKEN}' }, enabled: false },
+    };
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers }, null, 2));
 
     const config = await loadConfig({
       cwd: temp.path,

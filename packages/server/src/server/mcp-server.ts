@@ -17,13 +17,13 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/server';
-import type { TelemetrySetting } from '@switchboard/client';
 import type {
   ApprovalMode,
   ApprovalPolicy,
   ArgumentValidator,
   Logger,
   RegisteredTool,
+  TelemetrySetting,
   ToolRegistry,
 } from '@switchboard/core';
 import {

@@ -10,7 +10,7 @@
 
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
-import { digestSessionId, type TelemetrySetting } from '@switchboard/client';
+import type { TelemetrySetting } from '@switchboard/core';
 import {
   createMcpOperationRecord,
   createTelemetryInstruments,
@@ -27,6 +27,7 @@ import {
   type TelemetryInstruments,
   toolErrorType,
 } from '@switchboard/core';
+import { digestSessionId } from '@switchboard/core/node';
 import type { DispatchAnswer } from '../request/dispatch-answer.js';
 import type { InboundRequest } from '../request/inbound-request.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';

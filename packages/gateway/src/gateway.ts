@@ -1,0 +1,254 @@
+/**
+ * `createGateway`: the tools of many upstream MCP servers (a `@switchboard/client` `connectMcp`
+ * set) served as one MCP server, namespaced, in both protocol eras, to clients of both eras. Calls
+ * are relayed to the upstream as they are (`relay-tool-call.ts`): the `CallToolResult` comes back
+ * exactly as the upstream sent it (content blocks, `structuredContent`, `isError`, `_meta`),
+ * whatever options the set was created with. What crosses the bridge per call, whatever the eras
+ * on either side: cancellation, progress (`forward-progress.ts`), and the upstream's elicitation,
+ * sampling and roots requests, asked of the downstream client (`forward-client-requests.ts`).
+ * Upstream `list_changed` flows through the registry; with a tool selector the gateway serves
+ * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
+ * and prompts are served too (`gateway-catalog.ts`).
+ */
+import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
+import {
+  type ConnectMcpOptions,
+  connectMcp,
+  type McpServers,
+  type TelemetrySetting,
+} from '@switchboard/client';
+import type { ApprovalMode, ApprovalPolicy, Logger, RegisteredTool, ToolRegistry } from '@switchboard/core';
+import { createToolRegistry, discoverToolsDefaults, silentLogger } from '@switchboard/core';
+import {
+  createMcpServer,
+  type McpServer,
+  type RequestStateOptions,
+  republishTool,
+  ServerError,
+  ServerErrorCode,
+  type SkillsOptions,
+} from '@switchboard/server';
+import { createDiscoverTool, type GatewayToolSelector } from './discover-tool.js';
+import { GatewayCatalog } from './gateway-catalog.js';
+import type { GatewayClients } from './gateway-clients.js';
+import { gatewayConnectOptions } from './gateway-connect-options.js';
+import { relayingExecute } from './relay-tool-call.js';
+
+// Named from here by the package entry; declared where the files that need them can import them one way.
+export type { GatewayToolSelector } from './discover-tool.js';
+export type { GatewayClients } from './gateway-clients.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** An open `connectMcp` set (the gateway does not close it). */
+  clients?: GatewayClients;
+  /** Or a config (`{ mcpServers: {...} }` or a map of servers) to connect here (closed with the gateway). */
+  config?: McpServers;
+  /** Options for `connectMcp` when `config` is given. */
+  connectOptions?: Omit<ConnectMcpOptions, 'rawResults'>;
+  /** Server name. @default 'switchboard-gateway' */
+  name?: string;
+  /** @default '1.0.0' */
+  version?: string;
+  /** Instructions for the model. @default none */
+  instructions?: string;
+  /** Serve `discover_tools` plus the tools it found, instead of every tool. @default every tool */
+  selector?: GatewayToolSelector;
+  /** Tools discovered per `discover_tools` call that gives no `limit`. @default 8 (core's `discoverToolsDefaults.limit`) */
+  discoverLimit?: number;
+  /** Most discovered tools kept exposed (oldest dropped first). @default 32 */
+  maxExposedTools?: number;
+  /** Which upstream tools may be served: `ask` ones are hidden unless `allowApprovalTools`. @default 'annotations' */
+  approval?: ApprovalPolicy | ApprovalMode;
+  /** Serve tools that need a person's approval (they run without asking). @default false */
+  allowApprovalTools?: boolean;
+  /**
+   * Serve the upstreams' resources and resource templates (URIs kept, or `<server>+<uri>` when two
+   * upstreams list the same one). @default true
+   */
+  resources?: boolean;
+  /** Serve the upstreams' prompts, namespaced like tools (`mcp__<server>__<prompt>`). @default true */
+  prompts?: boolean;
+  /**
+   * How long one upstream may take to answer a resource, template or prompt list before the
+   * gateway answers without its items (logged), so one slow upstream cannot stall every list.
+   * @default 5000
+   */
+  upstreamListTimeoutMs?: number;
+  /**
+   * Sealing of the `requestState` of 2026-07-28 calls that wait for the downstream client, and
+   * how long such a call waits for its retry before the upstream call is cancelled.
+   * @default a random key per process, 600 s
+   */
+  requestState?: RequestStateOptions;
+  /**
+   * Also serve the skills of a folder (extension `io.modelcontextprotocol/skills`, SEP-2640) beside
+   * the upstreams' tools, as `createMcpServer({ skills })` does. @default none
+   */
+  skills?: SkillsOptions;
+  /** Where the gateway logs. @default silentLogger */
+  logger?: Logger;
+  /** Put stack traces of failing tools into results. @default false */
+  debug?: boolean;
+  /**
+   * Tracing and metrics (OpenTelemetry semantic conventions for MCP): a SERVER span per downstream
+   * request, the parent of the CLIENT span of its upstream call, which carries the trace on in
+   * `params._meta`. The providers given here (for the upstream set too, when the gateway opens it
+   * and `connectOptions` names none), or `false` for none.
+   * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
+   */
+  telemetry?: TelemetrySetting;
+}
+
+/** A gateway: an MCP server (pass it to `serve`) plus its upstream set. */
+export interface Gateway extends McpServer {
+  readonly clients: GatewayClients;
+  /** Closes sessions, and the upstream set when the gateway opened it. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server behind {@link createGateway}: a `createMcpServer` over the registry of served tools,
+ * with the upstream set beside it (its status in `/health`, its changes mirrored), closed together.
+ */
+function createGatewayServer(
+  clients: GatewayClients,
+  owned: boolean,
+  options: GatewayOptions,
+  served: ToolRegistry,
+  catalog: GatewayCatalog,
+  bus: InMemoryServerEventBus,
+): Gateway {
+  const logger = options.logger ?? silentLogger;
+  const server = createMcpServer({
+    name: options.name ?? 'switchboard-gateway',
+    version: options.version ?? '1.0.0',
+    registry: served,
+    approval: options.approval ?? 'annotations',
+    allowApprovalTools: options.allowApprovalTools ?? false,
+    logger,
+    bus,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.debug !== undefined ? { debug: options.debug } : {}),
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+    ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
+    ...(options.skills !== undefined ? { skills: options.skills } : {}),
+    ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
+    ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
+  });
+  const stops: Array<() => void> = [];
+  server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
+  stops.push(mirrorUpstreamTools(server, clients, options, served));
+  // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
+  stops.push(clients.registry.subscribe(() => catalog.sync()));
+  const closeServer = server.close.bind(server);
+  return Object.assign(server, {
+    clients,
+    async close(): Promise<void> {
+      for (const stop of stops) stop();
+      catalog.close();
+      await closeServer();
+      if (owned) await clients.close?.();
+    },
+  });
+}
+
+/**
+ * Serves the upstream set's tools from `served` under their public names (or, with a selector,
+ * `discover_tools` and what it found), following the set's changes; returns the unsubscribe.
+ */
+function mirrorUpstreamTools(
+  server: McpServer,
+  clients: GatewayClients,
+  options: GatewayOptions,
+  served: ToolRegistry,
+): () => void {
+  const upstream = clients.registry;
+  const exposed = new Map<string, RegisteredTool>();
+  const expose = (tool: RegisteredTool) => {
+    served.register(republishTool(tool, relayingExecute(tool, clients, server.logger)));
+    exposed.set(tool.name, tool);
+  };
+  const selector = options.selector;
+  if (selector === undefined) for (const tool of upstream.list()) expose(tool);
+  // Mirror upstream changes (list_changed after reconnects, servers added or dropped).
+  const stop = upstream.subscribe((event) => {
+    if (event.type === 'removed') {
+      if (exposed.delete(event.tool.name)) served.unregister(event.tool.name);
+      return;
+    }
+    if (
+      event.type === 'updated' &&
+      event.previous.name !== event.tool.name &&
+      exposed.delete(event.previous.name)
+    ) {
+      served.unregister(event.previous.name);
+    }
+    if (selector === undefined || exposed.has(event.tool.name)) expose(event.tool);
+  });
+  if (selector !== undefined) {
+    served.register(
+      createDiscoverTool({
+        selector,
+        upstream,
+        exposed,
+        expose,
+        served,
+        isServed: (tool) => server.isServed(tool),
+        limit: options.discoverLimit ?? discoverToolsDefaults.limit,
+        maxExposed: options.maxExposedTools ?? 32,
+      }),
+    );
+  }
+  return stop;
+}
+
+/** Creates a gateway over many MCP servers. */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const logger = options.logger ?? silentLogger;
+  let server: Gateway | undefined;
+  let clients: GatewayClients;
+  let owned = false;
+  if (options.clients) {
+    clients = options.clients;
+  } else if (options.config) {
+    const userOnLog = options.connectOptions?.onLog;
+    clients = await connectMcp(options.config, {
+      logger,
+      // Upstreams may ask the downstream client for input: declared to them, answered per call.
+      ...gatewayConnectOptions(),
+      ...(options.allowApprovalTools ? { approve: async () => true } : {}),
+      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
+      ...options.connectOptions,
+      // Upstream log messages reach downstream clients, tagged with the upstream server's name.
+      onLog: (upstreamName, message) => {
+        userOnLog?.(upstreamName, message);
+        void server?.log(
+          message.level,
+          message.data,
+          message.logger ? `${upstreamName}/${message.logger}` : upstreamName,
+        );
+      },
+      rawResults: true,
+    });
+    owned = true;
+  } else {
+    throw new ServerError({
+      code: ServerErrorCode.ConfigInvalid,
+      message: 'createGateway: pass clients (a connectMcp result) or config ({ mcpServers: {...} }).',
+    });
+  }
+  const bus = new InMemoryServerEventBus((error) =>
+    logger.debug({ error: error.message }, 'gateway event listener failed'),
+  );
+  const catalog = new GatewayCatalog({
+    source: clients,
+    resources: options.resources ?? true,
+    prompts: options.prompts ?? true,
+    bus,
+    logger,
+    ...(options.upstreamListTimeoutMs !== undefined ? { listTimeoutMs: options.upstreamListTimeoutMs } : {}),
+  });
+  server = createGatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
+  return server;
+}

@@ -1,0 +1,88 @@
+/**
+ * The execute of an upstream tool a gateway serves: the call goes to the upstream server with the
+ * downstream call's cancellation, progress and client requests (`forward-progress.ts`,
+ * `forward-client-requests.ts`), counted by the upstream set where it can (`relayTool`: metrics,
+ * store usage, `afterToolCall`), and the upstream's `CallToolResult` comes back exactly as it was
+ * sent. An upstream's JSON-RPC error is relayed with its own code; a call that failed because the
+ * downstream client could not answer the upstream's request fails as a tool failure saying so.
+ */
+import { ProtocolError } from '@modelcontextprotocol/server';
+import type { CallToolOptions } from '@switchboard/client';
+import { type Logger, type RegisteredTool, SwitchboardError } from '@switchboard/core';
+import type { ToolContext } from '@switchboard/server';
+import {
+  type DownstreamRefusal,
+  forwardClientRequests,
+  type RelayedTool,
+} from './forward-client-requests.js';
+import { forwardProgress } from './forward-progress.js';
+import type { GatewayClients } from './gateway-clients.js';
+
+/** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
+function upstreamCallOptions(
+  options: Record<string, unknown> | undefined,
+  relayed: RelayedTool,
+  logger: Logger,
+  refused: DownstreamRefusal,
+): CallToolOptions {
+  const context = options?.toolContext as ToolContext | undefined;
+  const signal = options?.signal as AbortSignal | undefined;
+  const traceContext = options?.traceContext;
+  return {
+    ...(signal !== undefined ? { signal } : {}),
+    // The upstream call's span is a child of the downstream request's (one trace end to end).
+    ...(traceContext !== undefined ? { traceContext } : {}),
+    ...(context !== undefined
+      ? {
+          onProgress: forwardProgress(context, relayed, logger),
+          // A long upstream call that reports progress is alive: its deadline starts again.
+          resetTimeoutOnProgress: true,
+          ...forwardClientRequests(context, relayed, refused),
+        }
+      : {}),
+  };
+}
+
+/** An upstream's JSON-RPC error, relayed with its own code; other failures stay tool failures. */
+function relayedError(tool: RegisteredTool, error: unknown): unknown {
+  const wireCode = SwitchboardError.isInstance(error) ? error.context.jsonRpcCode : undefined;
+  if (typeof wireCode !== 'number') return error;
+  return new ProtocolError(
+    wireCode,
+    `${error instanceof Error ? error.message : String(error)} (upstream MCP server "${tool.server}", tool "${tool.originalName}")`,
+  );
+}
+
+/** The relaying execute of one upstream tool. */
+export function relayingExecute(
+  tool: RegisteredTool,
+  clients: GatewayClients,
+  logger: Logger,
+): NonNullable<RegisteredTool['execute']> {
+  const relayed: RelayedTool = { server: tool.server, tool: tool.originalName };
+  return async (args, options) => {
+    let refusal: Error | undefined;
+    const callOptions = upstreamCallOptions(
+      options as Record<string, unknown> | undefined,
+      relayed,
+      logger,
+      (error) => {
+        refusal ??= error;
+      },
+    );
+    try {
+      // Counted like every call of the set, the upstream's own answer unchanged.
+      if (clients.relayTool !== undefined)
+        return await clients.relayTool(tool.server, tool.originalName, args, callOptions);
+      // A set without relayTool: its client directly (its registry tools may wrap results for models).
+      const client = clients.client?.(tool.server);
+      if (client?.callTool !== undefined) return await client.callTool(tool.originalName, args, callOptions);
+      if (tool.execute === undefined)
+        throw new Error(`Upstream tool "${tool.name}" cannot be run (it has no execute).`);
+      return await tool.execute(args, callOptions as Record<string, unknown>);
+    } catch (error) {
+      // The downstream could not answer what the upstream asked: that is why the call failed.
+      throw refusal ?? relayedError(tool, error);
+    }
+  };
+}
