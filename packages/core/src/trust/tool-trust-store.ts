@@ -5,7 +5,6 @@
  * decision) can stand behind it.
  */
 
-import type { MaybePromise } from '../registry-store.js';
 import type { ToolDefinitionPart } from './tool-definition-digest.js';
 import type { ToolFinding } from './tool-finding.js';
 
@@ -60,6 +59,9 @@ export interface ToolTrustKey {
   tool: string;
   digest?: string;
 }
+
+/** A value now, or a promise of it (as in `RegistryStore`; repeated so that this file imports nothing of it). */
+type MaybePromise<T> = T | Promise<T>;
 
 /** Called when another writer (another replica) changed the trust records of a server. */
 export type ToolTrustChangeListener = (server: string) => void;
