@@ -45,16 +45,24 @@ const maxExcerpt = 120;
 
 /** The flagged span of `text`, made visible: invisible and control characters as `<U+XXXX>`, cut at 120 characters. */
 export function excerptOf(text: string, start: number, end: number): string {
-  const span = text.slice(start, end);
+  const shown = visibleText(text.slice(start, end), { lineBreaks: 'space', maxLength: maxExcerpt + 1 });
+  return shown.length > maxExcerpt ? `${shown.slice(0, maxExcerpt)}…` : shown;
+}
+
+/**
+ * `text` with every invisible, directional or control character written as `<U+XXXX>`, so that a
+ * person sees what a model reads. Line breaks and tabs are kept, or with `lineBreaks: 'space'`
+ * become spaces.
+ */
+export function visibleText(text: string, options: { lineBreaks?: 'keep' | 'space'; maxLength?: number } = {}): string {
+  const space = options.lineBreaks === 'space';
+  const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
   let shown = '';
-  for (const character of span) {
+  for (const character of text) {
     const code = character.codePointAt(0) ?? 0;
-    if (code === 0x0a || code === 0x0d || code === 0x09) {
-      shown += ' ';
-      continue;
-    }
-    shown += isShownAsCode(code) ? `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>` : character;
-    if (shown.length > maxExcerpt) return `${shown.slice(0, maxExcerpt)}…`;
+    if (code === 0x0a || code === 0x0d || code === 0x09) shown += space ? ' ' : character;
+    else shown += isShownAsCode(code) ? `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>` : character;
+    if (shown.length >= maxLength) break;
   }
   return shown;
 }
