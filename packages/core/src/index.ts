@@ -181,7 +181,13 @@ export {
   toolDigestPrefix,
 } from './trust/tool-definition-digest.js';
 export type { FindingSeverity, ToolFinding } from './trust/tool-finding.js';
-export { excerptOf, findingSeverities, severityAtLeast, severityRank, visibleText } from './trust/tool-finding.js';
+export {
+  excerptOf,
+  findingSeverities,
+  severityAtLeast,
+  severityRank,
+  visibleText,
+} from './trust/tool-finding.js';
 export type { CheckedTool, RuleFinding, ToolRule, ToolRuleContext } from './trust/tool-rule.js';
 export type { ToolText } from './trust/tool-texts.js';
 export { toolTexts } from './trust/tool-texts.js';

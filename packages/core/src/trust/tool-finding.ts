@@ -54,7 +54,10 @@ export function excerptOf(text: string, start: number, end: number): string {
  * person sees what a model reads. Line breaks and tabs are kept, or with `lineBreaks: 'space'`
  * become spaces.
  */
-export function visibleText(text: string, options: { lineBreaks?: 'keep' | 'space'; maxLength?: number } = {}): string {
+export function visibleText(
+  text: string,
+  options: { lineBreaks?: 'keep' | 'space'; maxLength?: number } = {},
+): string {
   const space = options.lineBreaks === 'space';
   const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
   let shown = '';
