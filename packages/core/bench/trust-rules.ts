@@ -111,7 +111,13 @@ const rows = new Map<string, Row>();
 // Every code of every rule gets a row, so a rule that flagged nothing shows as 0.
 for (const rule of checker.rules)
   for (const code of rule.codes)
-    rows.set(`${rule.name}\u0000${code}`, { rule: rule.name, code, severities: new Set(), findings: 0, tools: new Set() });
+    rows.set(`${rule.name}\u0000${code}`, {
+      rule: rule.name,
+      code,
+      severities: new Set(),
+      findings: 0,
+      tools: new Set(),
+    });
 const flagged = new Map<string, ToolFinding[]>();
 let totalTools = 0;
 let catalogueTools = 0;
