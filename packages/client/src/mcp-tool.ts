@@ -11,6 +11,7 @@ import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ArgumentCheck, CoreToolSteps, OutputCheck, ToolApproval } from './core-tool-steps.js';
 import type { CallToolOptions } from './mcp-client.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
+import type { TrustGate } from './trust-gate.js';
 
 /** What the `approve` callback is asked about. */
 export interface ApprovalPrompt {
@@ -57,6 +58,8 @@ export interface ToolRecordOptions {
   rawResults?: boolean;
   /** The public name the registry gave this tool (for approval globs and messages). */
   publicName(originalName: string): string | undefined;
+  /** Refuses a quarantined tool (`TOOL_QUARANTINED`) before anything else runs. */
+  gate?: TrustGate;
 }
 
 /** True when re-running the tool after an unknown outcome cannot do harm. */
@@ -109,6 +112,7 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     args: Record<string, unknown> = {},
     executeOptions: McpToolExecuteOptions = noOptions,
   ) => {
+    options.gate?.check(server, originalName);
     if (publicName === undefined) publicName = options.publicName(originalName) ?? originalName;
     if (check === undefined) check = steps.compileArgumentCheck({ name: publicName, inputSchema });
     check(args);

@@ -12,6 +12,7 @@ import {
   type Logger,
   type ToolFilter,
   type ToolRegistry,
+  type ToolTrust,
   type WrapToolResultOptions,
 } from '@switchboard/core';
 import type { ApprovalSetting } from './approval-setting.js';
@@ -27,6 +28,7 @@ import {
   type SupervisionOptions,
 } from './server-connection.js';
 import { type AfterToolCallHook, type StoreRecorder, withCallHooks } from './tool-call-hooks.js';
+import type { TrustGate } from './trust-gate.js';
 
 /** What every server of a connection shares. */
 export interface SharedServerSettings {
@@ -46,6 +48,9 @@ export interface SharedServerSettings {
   toolFilter?: (tool: { server: string; name: string }) => boolean;
   /** Told after a server's tools changed in the registry (an empty list once it is gone). */
   onToolsChanged?: (server: string, tools: ReturnType<ToolRegistry['list']>) => void;
+  /** Tool trust: each listing is reviewed, and only usable tools reach the registry. */
+  trust: ToolTrust;
+  gate: TrustGate;
 }
 
 /** One server of a connection. */
@@ -53,8 +58,13 @@ export interface ServerRecord {
   readonly name: string;
   readonly entry: ServerEntry;
   readonly connection: ServerConnection;
-  /** Puts a tool list into the registry (`restored`: tools the store remembered, before connecting). */
-  applyTools(tools: Tool[], restored?: boolean): void;
+  /**
+   * Puts a tool list into the registry, after trust has reviewed it: only usable tools go in
+   * (`restored`: tools the store remembered, before connecting — only those pinned go in).
+   */
+  applyTools(tools: Tool[], restored?: boolean): Promise<void>;
+  /** Stops following trust decisions (the record is dropped). */
+  stopTrust(): void;
   /** Calls a tool by its name on the server, counted and hooked like every call, its result as it came. */
   relay(tool: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
 }
@@ -90,9 +100,15 @@ export function createServerRecord(
     ...(shared.wrap ? { wrap: shared.wrap } : {}),
   });
   const visible = toolFilterOf(name, entry, shared.toolFilter);
-  const applyTools = (listed: Tool[], restored = false): void => {
-    const list = visible === undefined ? listed : listed.filter((tool) => visible(tool.name));
-    const inputs = list.map((tool) =>
+  // The last listing, so that a change of trust (an approval, another replica's decision) can
+  // put its tools in or take them out without asking the server again.
+  let lastListed: Tool[] | undefined;
+  let lastRestored = false;
+  const register = (list: Tool[], restored: boolean): void => {
+    const usable = restored
+      ? list
+      : list.filter((tool) => shared.trust.verdict(name, tool.name)?.usable !== false);
+    const inputs = usable.map((tool) =>
       toToolInput(tool, {
         server: name,
         ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
@@ -102,6 +118,7 @@ export function createServerRecord(
         metrics: shared.metrics,
         rawResults: shared.rawResults,
         publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
+        gate: shared.gate,
       }),
     );
     if (restored) for (const input of inputs) input.meta = { ...input.meta, restored: true };
@@ -110,12 +127,40 @@ export function createServerRecord(
     shared.recorder.recordTools(name, current);
     shared.onToolsChanged?.(name, current);
   };
+  const applyTools = async (listed: Tool[], restored = false): Promise<void> => {
+    const list = visible === undefined ? listed : listed.filter((tool) => visible(tool.name));
+    // Restored tools are not reviewed (the store keeps no output schema or _meta, so their digests
+    // would differ): only those pinned by name go in, and the live listing is reviewed on connect.
+    if (restored) {
+      const pinned = new Set(
+        (await shared.trust.records({ server: name }))
+          .filter((record) => record.status === 'approved')
+          .map((record) => record.tool),
+      );
+      if (shared.trust.policyOf(name).pin === 'block') {
+        lastRestored = true;
+        lastListed = list.filter((tool) => pinned.has(tool.name));
+        register(lastListed, true);
+        return;
+      }
+    } else await shared.trust.review(name, list);
+    lastListed = list;
+    lastRestored = restored;
+    register(list, restored);
+  };
+  const stopTrust = shared.trust.onEvent((event) => {
+    const server =
+      'verdict' in event ? event.verdict.server : 'record' in event ? event.record.server : event.server;
+    if (server !== name || lastListed === undefined || lastRestored) return;
+    if (event.type === 'released' || event.type === 'quarantined') register(lastListed, false);
+  });
   const relay = async (
     tool: string,
     args: Record<string, unknown>,
     options: CallToolOptions,
   ): Promise<CallToolResult> => {
     if (visible !== undefined && !visible(tool)) throw hiddenToolError(name, tool);
+    shared.gate.check(name, tool);
     const counter = shared.metrics.counter(name, tool);
     const retrySafe = isRetrySafe(registry.getByOriginal(name, tool)?.annotations);
     const started = performance.now();
@@ -136,7 +181,7 @@ export function createServerRecord(
       shared.onToolsChanged?.(name, []);
     },
   });
-  return { name, entry, connection, applyTools, relay };
+  return { name, entry, connection, applyTools, relay, stopTrust };
 }
 
 /** The entry's `includeTools` / `excludeTools` and the connection's filter, as one test (undefined: all kept). */

@@ -1,7 +1,9 @@
 /**
  * Names across servers that collide or only look alike. A tool whose name differs from another
  * server's only by confusable characters (`read_fiIe`, `reаd_file` with a Cyrillic а) exists to be
- * picked by mistake; that is a finding a policy can block. Two servers offering the very same name
+ * picked by mistake; that is a finding a policy can block. Of two look-alikes, the one with more
+ * characters that stand for others (`I` for `l`, `а` for `a`) is the likely impostor: it is `high`,
+ * the other `medium` — so adding a look-alike of an honest tool does not block the honest tool. Two servers offering the very same name
  * is common and honest (both have `search`): the registry gives each its own public name, so it is
  * reported for information only.
  */
@@ -34,6 +36,13 @@ function skeletonIndex(context: ToolRuleContext): SkeletonIndex {
   });
 }
 
+/** How many characters of `name` stand for other characters (their skeleton differs). */
+function disguise(name: string, context: ToolRuleContext): number {
+  let count = 0;
+  for (const character of name) if (context.skeletonOf(character) !== character) count++;
+  return count;
+}
+
 /** The `confusable-name` rule. */
 export const confusableNameRule: ToolRule = {
   specificationVersion: 'v1',
@@ -52,10 +61,11 @@ export const confusableNameRule: ToolRule = {
     const same = others.filter((entry) => entry.name === name);
     const list = (entries: typeof others) =>
       entries.map((entry) => `"${entry.name}" of "${entry.server}"`).join(', ');
+    const own = disguise(name, context);
     if (lookAlikes.length > 0)
       findings.push({
         code: ConfusableNameCode.Confusable,
-        severity: 'high',
+        severity: lookAlikes.some((entry) => disguise(entry.name, context) > own) ? 'medium' : 'high',
         field: 'name',
         start: 0,
         end: name.length,
