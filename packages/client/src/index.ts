@@ -110,8 +110,9 @@ export type {
   ServerAuthIdentityProviderConfig,
 } from './config/server-auth-config.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
-export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
+export type { ConnectionTrustSetting, ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
+export type { ConnectionTrust, ToolTrustDiff } from './connection-trust.js';
 export type {
   CatalogSource,
   CrossServerCatalog,
@@ -177,3 +178,6 @@ export { serverSecrets } from './server-secrets.js';
 export { digestSessionId } from './telemetry/session-digest.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';
+export type { DefinitionDiff, DefinitionDiffLine } from './trust-diff.js';
+export { definitionLines, diffDefinitions } from './trust-diff.js';
+export { quarantinedError } from './trust-gate.js';
