@@ -2,8 +2,8 @@
 // The README's two quick-start commands (`npm run demo`, `npm test`) land here. A fresh machine has
 // only Node 20 and npm, so this script brings the pinned pnpm through npx, installs the workspace,
 // and then runs either the guided demo or the whole CI pipeline (lint, typecheck, build, the services
-// the tests stand on, the test suite twice — on this Node and on Node 24 — and the scale tests and
-// the browser tests once).
+// the tests stand on, the test suite twice — on this Node and on Node 24 — and the scale tests,
+// the browser tests and the packaging suite once).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -148,6 +148,18 @@ if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
   console.log('\n▶ native addons for Node 24');
   ensureNativeAddons([node24]);
   runs.push(runSuite('Node 24', node24));
+}
+// The packaging suite once (tests/packaging): every publishable package published to a local
+// registry by `changeset publish`, installed with plain npm on this Node and on Node 24, and judged
+// as its users get it. Last, so that better-sqlite3 is built for both Nodes (its installs download
+// those binaries from the suite's stand-in for GitHub releases). SWITCHBOARD_SKIP_PACKAGING=1 skips it.
+if (env.SWITCHBOARD_SKIP_PACKAGING !== '1') {
+  runs.push(
+    runSuite('packaging', process.execPath, {
+      cwd: join(root, 'tests', 'packaging'),
+      args: ['--config', 'vitest.packaging.config.ts'],
+    }),
+  );
 }
 const passed = runs.reduce((sum, run) => sum + run.passed, 0);
 const failed = runs.reduce((sum, run) => sum + run.failed, 0);

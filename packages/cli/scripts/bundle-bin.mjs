@@ -85,7 +85,7 @@ const result = await build({
   banner: {
     js: "import { createRequire as __sbCreateRequire } from 'node:module';\nconst require = __sbCreateRequire(import.meta.url);",
   },
-  sourcemap: true,
+  sourcemap: false,
   allowOverwrite: true,
   metafile: true,
   logLevel: 'warning',

@@ -5,6 +5,11 @@
  * concurrent (16 in flight) calls per side, interleaved in rounds after a warm-up.
  * ratio = switchboard p50 / sdk p50 (sequential).
  *
+ * Two more sides where asked, measured in the same rounds (sequential): `BENCH_BASE=<path to another
+ * build's dist/index.js>` adds that build's `execute` as `base` (a before/after in one run, on the
+ * same servers), and over stdio the raw SDK v1 `Client.callTool` is measured as `v1`.
+ * `spawnFailed`: the time from a mistyped stdio command to its `SPAWN_FAILED`, median of 20.
+ *
  * Over HTTP two more figures explain the ratio:
  * - `http.bare`: about the least a client can take — a bare keep-alive `node:http` POST that stops
  *   at the result event, no JSON-RPC layer, measured in the same rounds (`bareRatio` = bare p50 /
@@ -29,6 +34,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverScript, startEverythingHttp } from '@switchboard/test-helpers';
 
 // The built package (`dist/`, what users install; `pnpm bench` builds it first), as the baseline
@@ -39,18 +46,23 @@ const { connectMcp } = (await import(
   process.env.BENCH_SOURCE === 'src' ? '../src/index.js' : '../dist/index.js'
 )) as ClientPackage;
 type McpConnection = Awaited<ReturnType<ClientPackage['connectMcp']>>;
+// Another build of this package (the base commit's, say), measured as a side of its own.
+const basePackage = process.env.BENCH_BASE
+  ? ((await import(process.env.BENCH_BASE)) as ClientPackage)
+  : undefined;
 
 const json = process.argv.includes('--json');
 // --quick: a short run that only checks the bench works (no figures to keep).
 const quick = process.argv.includes('--quick');
 const totalCalls = quick ? 100 : 1000;
-const rounds = 5;
+// BENCH_ROUNDS: more, shorter rounds interleave the sides more finely (a busy machine's swings hit all alike).
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const perRound = totalCalls / rounds;
 const concurrency = 16;
 // Enough warm-up calls per side for every runner to reach its optimised steady state (as the
 // server bench): after 200, the JIT was still at work in the measured rounds.
 const warmup = Number(process.env.BENCH_WARMUP ?? (quick ? 20 : 2000));
-// BENCH_ONLY=stdio,http,httpModern runs only those groups (httpPinned goes with http).
+// BENCH_ONLY=stdio,http,httpModern,spawnFailed runs only those groups (httpPinned goes with http).
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (group: string) => only === undefined || only.includes(group);
 
@@ -61,6 +73,11 @@ type Call = () => Promise<unknown>;
 interface Stats {
   p50Us: number;
   p95Us: number;
+  /**
+   * This process's CPU per call (user + system), over the side's sequential blocks: what the
+   * client itself costs, which a busy machine disturbs far less than the wall-clock percentiles.
+   */
+  cpuUs?: number;
 }
 
 function percentile(sorted: number[], quantile: number): number {
@@ -70,18 +87,37 @@ function percentile(sorted: number[], quantile: number): number {
 
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50Us: Math.round(percentile(sorted, 0.5)), p95Us: Math.round(percentile(sorted, 0.95)) };
+  const cpu = cpuSpent.get(samples);
+  return {
+    p50Us: Math.round(percentile(sorted, 0.5)),
+    p95Us: Math.round(percentile(sorted, 0.95)),
+    ...(cpu === undefined || samples.length === 0 ? {} : { cpuUs: Math.round(cpu / samples.length) }),
+  };
 }
 
+/** CPU microseconds this process spent per side (sequential blocks only). */
+const cpuSpent = new Map<number[], number>();
+
+/**
+ * Collects the garbage before a block (with `--expose-gc`, as `pnpm bench` runs): without it a side
+ * pays for the garbage of the side before it — the SDK client's, most — in time and CPU.
+ */
+const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
 async function sequential(call: Call, count: number, into: number[]): Promise<void> {
+  collectGarbage();
+  const cpu = process.cpuUsage();
   for (let index = 0; index < count; index++) {
     const started = performance.now();
     await call();
     into.push((performance.now() - started) * 1000);
   }
+  const spent = process.cpuUsage(cpu);
+  cpuSpent.set(into, (cpuSpent.get(into) ?? 0) + spent.user + spent.system);
 }
 
 async function concurrent(call: Call, count: number, into: number[]): Promise<void> {
+  collectGarbage();
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -99,6 +135,10 @@ interface Sides {
   switchboard: Call;
   /** Measured in the same rounds, sequential only. */
   bare?: Call;
+  /** Another build's `execute` (BENCH_BASE), sequential only. */
+  base?: Call;
+  /** The raw SDK v1 client, sequential only. */
+  v1?: Call;
 }
 
 interface ModeResult {
@@ -111,21 +151,32 @@ interface Measured {
   sequential: ModeResult;
   concurrent: ModeResult;
   bare?: Stats;
+  base?: Stats;
+  v1?: Stats;
 }
+
+type ExtraSide = 'bare' | 'base' | 'v1';
+const extraSides: readonly ExtraSide[] = ['bare', 'base', 'v1'];
 
 async function measure(sides: Sides): Promise<Measured> {
   await sequential(sides.sdk, warmup, []);
   await sequential(sides.switchboard, warmup, []);
-  if (sides.bare) await sequential(sides.bare, warmup, []);
+  for (const extra of extraSides) {
+    const call = sides[extra];
+    if (call) await sequential(call, warmup, []);
+  }
   const samples = {
     sequential: { sdk: [] as number[], switchboard: [] as number[] },
     concurrent: { sdk: [] as number[], switchboard: [] as number[] },
   };
-  const bareSamples: number[] = [];
+  const extraSamples: Record<ExtraSide, number[]> = { bare: [], base: [], v1: [] };
   const sequentialSides: Array<[Call, number[]]> = [
     [sides.sdk, samples.sequential.sdk],
     [sides.switchboard, samples.sequential.switchboard],
-    ...(sides.bare ? [[sides.bare, bareSamples] as [Call, number[]]] : []),
+    ...extraSides.flatMap((extra) => {
+      const call = sides[extra];
+      return call ? [[call, extraSamples[extra]] as [Call, number[]]] : [];
+    }),
   ];
   for (let round = 0; round < rounds; round++) {
     // Rotate who goes first so no side always runs on a warmer (or busier) machine, or always
@@ -144,7 +195,7 @@ async function measure(sides: Sides): Promise<Measured> {
     return { sdk, switchboard, ratio: Number((switchboard.p50Us / sdk.p50Us).toFixed(3)) };
   };
   const result: Measured = { sequential: summarise('sequential'), concurrent: summarise('concurrent') };
-  if (sides.bare) result.bare = stats(bareSamples);
+  for (const extra of extraSides) if (sides[extra]) result[extra] = stats(extraSamples[extra]);
   return result;
 }
 
@@ -168,12 +219,14 @@ const message = { message: 'hello from the bench' };
 
 async function switchboardSide(
   servers: Parameters<typeof connectMcp>[0],
+  build: Pick<ClientPackage, 'connectMcp'> = { connectMcp },
 ): Promise<{ connection: McpConnection; call: Call }> {
-  const connection = await connectMcp(servers, { approval: 'never' });
+  const connection = await build.connectMcp(servers, { approval: 'never' });
   const tool = connection.tools.mcp__everything__echo;
   if (!tool?.execute) throw new Error('echo tool missing');
   const execute = tool.execute;
-  return { connection, call: () => execute(message) };
+  // Over HTTP the same allowance as the bare client's: a keep-alive socket the server closed while idle.
+  return { connection, call: retryingStaleSocket(() => execute(message)) };
 }
 
 /**
@@ -229,7 +282,20 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
     });
     response.resume();
   };
-  return { call, close: () => agent.destroy() };
+  return { call: retryingStaleSocket(call), close: () => agent.destroy() };
+}
+
+/**
+ * A bare call once more when its keep-alive socket was closed by the server while idle (between
+ * rounds on a slow machine): a real client's agent would do the same, and the sample is the retry.
+ */
+function retryingStaleSocket(call: Call): Call {
+  return () =>
+    call().catch((error: unknown) => {
+      const failure = error as { code?: unknown; context?: { errno?: unknown } };
+      if (failure.code !== 'ECONNRESET' && failure.context?.errno !== 'ECONNRESET') throw error;
+      return call();
+    });
 }
 
 /**
@@ -274,7 +340,7 @@ function bareModernSide(url: string): { call: Call; close: () => void } {
       });
       request.once('error', reject).end(body);
     });
-  return { call, close: () => agent.destroy() };
+  return { call: retryingStaleSocket(call), close: () => agent.destroy() };
 }
 
 async function sdkSide(
@@ -307,14 +373,30 @@ async function main(): Promise<void> {
     const sdk = await sdkSide(
       new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
     );
-    const switchboard = await switchboardSide({
-      everything: { command: process.execPath, args: [everything, 'stdio'] },
-    });
+    const servers = { everything: { command: process.execPath, args: [everything, 'stdio'] } };
+    const switchboard = await switchboardSide(servers);
+    const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
+    const v1 = new ClientV1({ name: 'bench-sdk-v1', version: '0.0.0' });
+    await v1.connect(
+      new StdioClientTransportV1({
+        command: process.execPath,
+        args: [everything, 'stdio'],
+        stderr: 'ignore',
+      }),
+    );
+    await v1.listTools();
     try {
-      results.stdio = await measure({ sdk: sdk.call, switchboard: switchboard.call });
+      results.stdio = await measure({
+        sdk: sdk.call,
+        switchboard: switchboard.call,
+        ...(base ? { base: base.call } : {}),
+        v1: () => v1.callTool({ name: 'echo', arguments: message }),
+      });
     } finally {
       await sdk.client.close();
       await switchboard.connection.close();
+      await base?.connection.close();
+      await v1.close();
     }
   }
 
@@ -332,15 +414,21 @@ async function main(): Promise<void> {
           sdkTransport,
           pinned ? { supportedProtocolVersions: [version, ...SUPPORTED_PROTOCOL_VERSIONS] } : {},
         );
-        const switchboard = await switchboardSide({
-          everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) },
-        });
+        const servers = { everything: { url: server.url, ...(pinned ? { protocolVersion: version } : {}) } };
+        const switchboard = await switchboardSide(servers);
+        const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
         const bare = await bareSide(server.url, version);
         try {
-          results[key] = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+          results[key] = await measure({
+            sdk: sdk.call,
+            switchboard: switchboard.call,
+            bare: bare.call,
+            ...(base ? { base: base.call } : {}),
+          });
         } finally {
           await sdk.client.close();
           await switchboard.connection.close();
+          await base?.connection.close();
           bare.close();
         }
       }
@@ -356,13 +444,21 @@ async function main(): Promise<void> {
       const sdk = await sdkSide(new StreamableHTTPClientTransport(new URL(server.url)), {
         versionNegotiation: { mode: { pin: '2026-07-28' } },
       });
-      const switchboard = await switchboardSide({ everything: { url: server.url } });
+      const servers = { everything: { url: server.url } };
+      const switchboard = await switchboardSide(servers);
+      const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
       const bare = bareModernSide(server.url);
       try {
-        results.httpModern = await measure({ sdk: sdk.call, switchboard: switchboard.call, bare: bare.call });
+        results.httpModern = await measure({
+          sdk: sdk.call,
+          switchboard: switchboard.call,
+          bare: bare.call,
+          ...(base ? { base: base.call } : {}),
+        });
       } finally {
         await sdk.client.close();
         await switchboard.connection.close();
+        await base?.connection.close();
         bare.close();
       }
     } finally {
@@ -370,8 +466,12 @@ async function main(): Promise<void> {
     }
   }
 
+  let spawnFailed: { current: Stats; base?: Stats } | undefined;
+  if (runs('spawnFailed')) spawnFailed = await timeSpawnFailures();
+
   if (json) {
     const out: Record<string, unknown> = {};
+    if (spawnFailed) out.spawnFailed = spawnFailed;
     for (const [transport, result] of Object.entries(results)) {
       out[transport] = {
         sdk: result.sequential.sdk,
@@ -382,6 +482,18 @@ async function main(): Promise<void> {
               bare: result.bare,
               bareRatio: Number((result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)),
               overBare: Number((result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)),
+            }
+          : {}),
+        ...(result.base
+          ? {
+              base: result.base,
+              overBase: Number((result.sequential.switchboard.p50Us / result.base.p50Us).toFixed(3)),
+            }
+          : {}),
+        ...(result.v1
+          ? {
+              v1: result.v1,
+              overV1: Number((result.sequential.switchboard.p50Us / result.v1.p50Us).toFixed(3)),
             }
           : {}),
         concurrent: result.concurrent,
@@ -412,6 +524,29 @@ async function main(): Promise<void> {
       `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}, switchboard / bare ${(result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)}`,
     );
   }
+  for (const [transport, result] of Object.entries(results)) {
+    const row = result.sequential;
+    const cpu = (stats: Stats | undefined) => (stats?.cpuUs === undefined ? '—' : `${stats.cpuUs} µs`);
+    console.log(
+      `${transport.padEnd(11)}cpu/call    sdk ${cpu(row.sdk)}, switchboard ${cpu(row.switchboard)}${result.base ? `, base ${cpu(result.base)}` : ''}${result.bare ? `, bare ${cpu(result.bare)}` : ''}${result.v1 ? `, v1 ${cpu(result.v1)}` : ''}`,
+    );
+    if (result.base) {
+      console.log(
+        `${transport.padEnd(11)}base        ${process.env.BENCH_BASE}: p50 ${result.base.p50Us} µs, p95 ${result.base.p95Us} µs → switchboard / base ${(result.sequential.switchboard.p50Us / result.base.p50Us).toFixed(3)}${result.bare ? `, base / bare ${(result.base.p50Us / result.bare.p50Us).toFixed(3)}` : ''}`,
+      );
+    }
+    if (result.v1) {
+      console.log(
+        `${transport.padEnd(11)}v1          raw SDK v1 Client.callTool: p50 ${result.v1.p50Us} µs, p95 ${result.v1.p95Us} µs → switchboard / v1 ${(result.sequential.switchboard.p50Us / result.v1.p50Us).toFixed(3)}${result.base ? `, base / v1 ${(result.base.p50Us / result.v1.p50Us).toFixed(3)}` : ''}`,
+      );
+    }
+  }
+  if (spawnFailed) {
+    const ms = (value: number) => `${(value / 1000).toFixed(1)} ms`;
+    console.log(
+      `spawnFailed: a mistyped stdio command to SPAWN_FAILED (connectMcp), ${spawnRuns} runs: median ${ms(spawnFailed.current.p50Us)}, p95 ${ms(spawnFailed.current.p95Us)} (goal ≤ 500 ms)${spawnFailed.base ? `; base: median ${ms(spawnFailed.base.p50Us)}, p95 ${ms(spawnFailed.base.p95Us)}` : ''}`,
+    );
+  }
   console.log(
     `\nhttp runs at protocol ${LATEST_PROTOCOL_VERSION}, httpPinned at 2025-06-18 (both clients pinned), httpModern at 2026-07-28 against an SDK v2 createMcpHandler server (the SDK client pinned, Switchboard negotiating).`,
   );
@@ -423,6 +558,31 @@ async function main(): Promise<void> {
   console.log(
     'targets (sequential): stdio ratio ≤ 1.0; http and httpModern: switchboard p50 ≤ 1.05 × bare p50',
   );
+}
+
+const spawnRuns = 20;
+
+/**
+ * Times `connectMcp` with a command that does not exist, to its error, `spawnRuns` times (and the
+ * BENCH_BASE build's, interleaved). This build must answer `SPAWN_FAILED`.
+ */
+async function timeSpawnFailures(): Promise<{ current: Stats; base?: Stats }> {
+  const time = async (build: Pick<ClientPackage, 'connectMcp'>, into: number[]): Promise<unknown> => {
+    const started = performance.now();
+    const error = await build
+      .connectMcp({ typo: { command: 'switchboard-bench-no-such-command' } })
+      .catch((caught: unknown) => caught);
+    into.push((performance.now() - started) * 1000);
+    return (error as { code?: unknown } | undefined)?.code;
+  };
+  const current: number[] = [];
+  const base: number[] = [];
+  for (let run = 0; run < spawnRuns; run++) {
+    const code = await time({ connectMcp }, current);
+    if (code !== 'SPAWN_FAILED') throw new Error(`a mistyped command gave ${String(code)}, not SPAWN_FAILED`);
+    if (basePackage) await time(basePackage, base);
+  }
+  return basePackage ? { current: stats(current), base: stats(base) } : { current: stats(current) };
 }
 
 main().then(

@@ -1,8 +1,9 @@
 /**
- * The client's errors: a code table beside the error class, and the one place that turns whatever
- * the SDK, a transport or the network threw into a `ClientError` that names the server (and tool),
- * says what happened and what to try, and never carries a secret. HTTP statuses and JSON-RPC codes
- * are fields, read from the errors themselves, never parsed out of message text.
+ * The client's errors: the code tables beside the error class — the client's own codes, and the
+ * transports' codes that reach callers unchanged — and the one place that turns whatever the SDK,
+ * a transport or the network threw into a `ClientError` that names the server (and tool), says
+ * what happened and what to try, and never carries a secret. HTTP statuses and JSON-RPC codes are
+ * fields, read from the errors themselves, never parsed out of message text.
  */
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
@@ -62,16 +63,27 @@ export const ClientErrorCode = {
   SkillInvalid: 'SKILL_INVALID',
   /** A server's `headersHelper` command failed, timed out or printed no JSON object of headers. */
   HeadersHelperFailed: 'HEADERS_HELPER_FAILED',
+  /** A tool's arguments do not match its input schema (the message lists what to fix). */
+  ValidationFailed: 'VALIDATION_FAILED',
+  /** A tool's input schema cannot be compiled, so its arguments cannot be checked. */
+  InvalidSchema: 'INVALID_SCHEMA',
 } as const;
 
-/** A code of a {@link ClientError}, or of a transport error that passes through the client. */
-export type ClientErrorCode =
-  | (typeof ClientErrorCode)[keyof typeof ClientErrorCode]
-  | (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
+/** A code of the client's own errors (the table above). */
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
+/**
+ * The transports' codes (`SPAWN_FAILED`, `SERVER_EXITED`, `UNAUTHORIZED`, …): their own table,
+ * re-exported here because they reach the client's callers unchanged.
+ */
+export { TransportErrorCode };
+
+/** Any code a {@link ClientError} carries: the client's own, or a transport's passed through. */
+export type ClientFailureCode = ClientErrorCode | TransportErrorCode;
 
 /** Options of a {@link ClientError}. */
 export interface ClientErrorOptions {
-  code: ClientErrorCode;
+  code: ClientFailureCode;
   message: string;
   context?: Record<string, unknown>;
   /** The HTTP status the server answered with. */
@@ -83,7 +95,7 @@ export interface ClientErrorOptions {
 
 /** An error of the client. `SwitchboardError.isInstance` recognises it (across package copies too). */
 export class ClientError extends SwitchboardError {
-  declare readonly code: ClientErrorCode;
+  declare readonly code: ClientFailureCode;
   /** The HTTP status the server answered with, when the failure was an HTTP answer. */
   readonly httpStatus: number | undefined;
   /** The JSON-RPC error code the server answered with, when it answered with an error. */
@@ -106,7 +118,7 @@ export class ClientError extends SwitchboardError {
 }
 
 /** Codes meaning the connection (not the request) failed: the server may be respawned and idempotent calls retried. */
-const connectionCodes: ReadonlySet<string> = new Set<string>([
+const connectionCodes: ReadonlySet<string> = new Set<ClientFailureCode>([
   ClientErrorCode.ConnectionFailed,
   ClientErrorCode.ConnectionClosed,
   ClientErrorCode.SessionExpired,
@@ -129,8 +141,17 @@ export function isAuthError(error: unknown): boolean {
 }
 
 /** True when `error` is a connection-level failure. */
-export function isConnectionError(error: unknown): boolean {
+export function isConnectionError(error: unknown): error is SwitchboardError & { code: ClientFailureCode } {
   return SwitchboardError.isInstance(error) && connectionCodes.has(error.code);
+}
+
+/**
+ * `error` as a `ClientError` (the client's errors are; core's argument validator raises plain
+ * `SwitchboardError`s): same code, message, context; the original as its cause.
+ */
+export function asClientError(error: SwitchboardError & { code: ClientFailureCode }): ClientError {
+  if (error instanceof ClientError) return error;
+  return new ClientError({ code: error.code, message: error.message, context: error.context, cause: error });
 }
 
 /** True when the request was rejected before it ran because the server lost the session. */
@@ -178,7 +199,7 @@ function redactSwitchboardError(error: SwitchboardError, scene: ErrorScene): Swi
   }
   const status = (error as { status?: unknown }).status ?? (error as { httpStatus?: unknown }).httpStatus;
   return new ClientError({
-    code: error.code as ClientErrorCode,
+    code: error.code as ClientFailureCode,
     message: named,
     context,
     ...(typeof status === 'number' ? { httpStatus: status } : {}),
@@ -207,13 +228,13 @@ function stderrHint(scene: ErrorScene): string {
   return ` Its stderr ended with:\n  ${lines.slice(-5).join('\n  ')}`;
 }
 
-/** The error an SDK error wraps (`data.cause` of a failed negotiation, `cause` elsewhere). */
 /** Whether an SDK `RequestTimeout` came from a deadline (its data names one), not from an abort. */
 function isDeadline(data: unknown): boolean {
   const deadline = data as { timeout?: unknown; maxTotalTimeout?: unknown } | undefined;
   return deadline?.timeout !== undefined || deadline?.maxTotalTimeout !== undefined;
 }
 
+/** The error an SDK error wraps (`data.cause` of a failed negotiation, `cause` elsewhere). */
 function wrappedCause(error: SdkError): unknown {
   return (error.data as { cause?: unknown } | undefined)?.cause ?? error.cause;
 }
@@ -229,7 +250,7 @@ export function toClientError(error: unknown, scene: ErrorScene): SwitchboardErr
   const context: Record<string, unknown> = { server: scene.server, operation: scene.operation };
   if (scene.tool) context.tool = scene.tool;
   const make = (
-    code: ClientErrorCode,
+    code: ClientFailureCode,
     message: string,
     extra: { context?: Record<string, unknown>; httpStatus?: number; jsonRpcCode?: number } = {},
   ) =>

@@ -36,14 +36,15 @@ import type { ServerEntry } from './config/server-entry.js';
 import { type ConnectionTrust, createConnectionTrust } from './connection-trust.js';
 import { createSharedValidator } from './core-tool-steps.js';
 import { createCrossServerCatalog } from './cross-server-catalog.js';
-import type { CallToolOptions, McpClient, McpClientOptions } from './mcp-client.js';
+import type { McpClient } from './mcp-client.js';
+import type { CallToolOptions, McpClientOptions } from './mcp-client-options.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
 import type { ProtocolMessageEvent } from './protocol-message-tap.js';
 import type { ClientAuthOptions } from './server-auth.js';
 import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
-import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-router.js';
+import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-answers.js';
 import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
 import { createTrustGate } from './trust-gate.js';
 

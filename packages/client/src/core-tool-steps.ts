@@ -8,12 +8,13 @@ import {
   type ArgumentValidator,
   createArgumentValidator,
   type RegisteredTool,
+  type SwitchboardError,
   type ToolAnnotations,
   type WrapToolResultOptions,
   wrapToolResult,
 } from '@switchboard/core';
 import { type ApprovalSetting, toApprovalPolicy } from './approval-setting.js';
-import { ClientError, ClientErrorCode } from './client-error.js';
+import { asClientError, ClientError, ClientErrorCode, type ClientFailureCode } from './client-error.js';
 
 /** Checks arguments before they are sent; throws a `VALIDATION_FAILED` error naming the tool and the problems. */
 export type ArgumentCheck = (args: Record<string, unknown>) => void;
@@ -71,7 +72,9 @@ export class CoreToolSteps {
     validator.validate(target, {});
     return (args) => {
       const outcome = validator.validate(target, args);
-      if (!outcome.valid) throw outcome.error;
+      // A `ClientError` like every error the client raises (core's validator raises its own kind).
+      if (!outcome.valid)
+        throw asClientError(outcome.error as SwitchboardError & { code: ClientFailureCode });
     };
   }
 

@@ -61,8 +61,8 @@ export {
 export type { ApprovalSetting } from './approval-setting.js';
 export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
-export type { ClientErrorOptions } from './client-error.js';
-export { ClientError, ClientErrorCode } from './client-error.js';
+export type { ClientErrorOptions, ClientFailureCode } from './client-error.js';
+export { ClientError, ClientErrorCode, TransportErrorCode } from './client-error.js';
 export type {
   ApprovalConfig,
   ApprovalMode,
@@ -113,6 +113,7 @@ export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/
 export type { ConnectionTrustSetting, ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
 export type { ConnectionTrust, ToolTrustDiff } from './connection-trust.js';
+export { createMcpClient } from './create-mcp-client.js';
 export type {
   CatalogSource,
   CrossServerCatalog,
@@ -145,11 +146,8 @@ export type {
   McpRequestOptions,
   ToolStart,
 } from './mcp-client.js';
-export { createMcpClient } from './mcp-client.js';
 export type { ApprovalPrompt, ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
 export type { CallStats, McpMetrics } from './metrics-recorder.js';
-export type { CreatedTask } from './protocol-client.js';
-export { ProtocolClient } from './protocol-client.js';
 export type { ProtocolMessageEvent, ProtocolMessageListener } from './protocol-message-tap.js';
 export type { ProtocolEra } from './protocol-version.js';
 export { supportedProtocolVersions } from './protocol-version.js';
@@ -163,6 +161,7 @@ export type {
 export { toAnthropicTools, toGeminiTools, toOpenAITools } from './provider-tools.js';
 export type { Redactor } from './redactor.js';
 export { createRedactor } from './redactor.js';
+export type { CreatedTask } from './result-decoding.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
@@ -173,7 +172,7 @@ export type {
   RootsProvider,
   SamplingHandler,
   ServerRequestContext,
-} from './server-request-router.js';
+} from './server-request-answers.js';
 export { serverSecrets } from './server-secrets.js';
 export { digestSessionId } from './telemetry/session-digest.js';
 export type { AfterToolCallHook, ToolCallEvent } from './tool-call-hooks.js';

@@ -17,7 +17,9 @@ import { toClientError } from './client-error.js';
 import { createCoreToolSteps, createSharedValidator } from './core-tool-steps.js';
 import { type ApproveCallback, toToolInput } from './mcp-tool.js';
 import { createMetricsRecorder, type McpMetrics } from './metrics-recorder.js';
+import { createObserveLink } from './observe-link.js';
 import { createRedactor } from './redactor.js';
+import type { ToolCall } from './tool-call-chain.js';
 
 /** Options of {@link loadMcpTools}. */
 export interface LoadMcpToolsOptions {
@@ -66,22 +68,25 @@ export async function loadMcpTools(
     ...(options.wrap ? { wrap: options.wrap } : {}),
   });
   const timeout = options.requestTimeoutMs ?? 60_000;
-  const call = (
-    tool: string,
-    args: Record<string, unknown>,
-    callOptions: { signal?: AbortSignal; timeoutMs?: number },
-  ) =>
+  // The send link is the user's client (no supervision: the connection is theirs).
+  const send = (call: ToolCall) =>
     client
       .callTool(
-        { name: tool, arguments: args },
+        { name: call.tool, arguments: call.args },
         {
-          timeout: callOptions.timeoutMs ?? timeout,
-          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+          timeout: call.options.timeoutMs ?? timeout,
+          ...(call.options.signal ? { signal: call.options.signal } : {}),
         },
       )
       .catch((error: unknown) => {
-        throw toClientError(error, { server: serverName, operation: 'tools/call', tool, redactor });
+        throw toClientError(error, {
+          server: serverName,
+          operation: 'tools/call',
+          tool: call.tool,
+          redactor,
+        });
       }) as Promise<CallToolResult>;
+  const observe = createObserveLink({ metrics });
 
   // Every page, as the SDK walks them (and keeps for the server's cache hint).
   const list = async (): Promise<Tool[]> => (await client.listTools(undefined, { timeout })).tools;
@@ -94,10 +99,10 @@ export async function loadMcpTools(
         toToolInput(tool, {
           server: serverName,
           ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-          call,
+          observe,
+          supervise: send,
           steps,
           ...(options.approve ? { approve: options.approve } : {}),
-          metrics,
           rawResults: options.rawResults === true,
           publicName: (originalName) => registry.getByOriginal(serverName, originalName)?.name,
         }),

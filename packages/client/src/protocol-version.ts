@@ -1,10 +1,8 @@
 /**
- * Which protocol versions a client offers, and how a server entry's `protocolVersion` pin turns
- * into the SDK Client's version negotiation: no pin probes the modern era first and falls back to
- * `initialize` (`'auto'`); a modern pin speaks only that revision; a 2025 pin runs `initialize`
- * offering it (the server may still answer with another 2025 version it supports).
+ * Which protocol versions a client offers, by era, and the check of a server entry's
+ * `protocolVersion` pin (`era-negotiation.ts` is how a pin, or its absence, is negotiated).
  */
-import { SUPPORTED_PROTOCOL_VERSIONS, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { ClientError, ClientErrorCode } from './client-error.js';
 
 /** The protocol eras: `modern` is 2026-07-28 and later (no `initialize`), `legacy` the 2025 handshake. */
@@ -35,22 +33,4 @@ export function checkProtocolVersion(version: string, where: string): void {
     message: `${where}: protocol version "${version}" is not supported. Use one of ${supportedProtocolVersions.join(', ')}, or leave it out to negotiate (modern first, then the 2025 handshake).`,
     context: { protocolVersion: version, supported: [...supportedProtocolVersions] },
   });
-}
-
-/** The SDK Client options a pin (or its absence) amounts to. */
-export interface NegotiationSettings {
-  versionNegotiation: VersionNegotiationOptions;
-  /** Set for a 2025 pin: the pinned version first, so `initialize` offers it. */
-  supportedProtocolVersions?: string[];
-}
-
-/** Translates a checked pin into the SDK's negotiation options; `probeTimeoutMs` bounds the probe. */
-export function negotiationFor(pin: string | undefined, probeTimeoutMs: number): NegotiationSettings {
-  const probe = { timeoutMs: probeTimeoutMs };
-  if (pin === undefined) return { versionNegotiation: { mode: 'auto', probe } };
-  if (eraOf(pin) === 'modern') return { versionNegotiation: { mode: { pin }, probe } };
-  return {
-    versionNegotiation: { mode: 'legacy' },
-    supportedProtocolVersions: [pin, ...legacyProtocolVersions.filter((version) => version !== pin)],
-  };
 }

@@ -1,14 +1,15 @@
 /**
- * Supervision of one server: connects, notices when it dies, respawns it with exponential backoff
- * and jitter, re-initializes an HTTP session the server forgot, retries a call that failed on the
- * connection only when that is safe, and fails fast through a circuit breaker when the server keeps
- * failing.
+ * Supervision of one server — the supervise link of its calls: connects, notices when it dies,
+ * respawns it with exponential backoff and jitter, re-initializes an HTTP session the server
+ * forgot, retries a call that failed on the connection only when that is safe, and fails fast
+ * through a circuit breaker when the server keeps failing. (Each request's own deadline, progress
+ * and cancellation are kept by the connection's request engine.)
  */
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { type Logger, SwitchboardError } from '@switchboard/core';
-import { resolveTransportType, type TransportType } from '@switchboard/transports';
-import { type CircuitState, computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
+import { resolveTransportType } from '@switchboard/transports';
+import { computeBackoffDelay, createCircuitBreaker } from './circuit-breaker.js';
 import {
   ClientError,
   ClientErrorCode,
@@ -17,41 +18,13 @@ import {
   isSessionLost,
 } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
-import {
-  type CallToolOptions,
-  createMcpClient,
-  type McpClient,
-  type McpClientOptions,
-} from './mcp-client.js';
-import type { ProtocolEra } from './protocol-version.js';
+import type { ConnectedMcpClient } from './connected-mcp-client.js';
+import { connectMcpClient } from './create-mcp-client.js';
+import type { McpClientOptions } from './mcp-client-options.js';
+import type { ServerState, ServerStatus } from './server-status.js';
+import type { ToolCall } from './tool-call-chain.js';
 
-/** Lifecycle state of a server. */
-export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'needs-auth';
-
-/** What `status()` tells about one server. */
-export interface ServerStatus {
-  state: ServerState;
-  /** How it is reached. */
-  transport: TransportType;
-  /** The last error (code and redacted message), if the last attempt failed. */
-  lastError?: { code: string; message: string; at: string };
-  /** Circuit breaker state: `open` means calls fail fast until `circuitRetryAt`. */
-  circuit: CircuitState;
-  /** When an open circuit lets the next trial through (ISO time). */
-  circuitRetryAt?: string;
-  /** Consecutive connection failures. */
-  consecutiveFailures: number;
-  /** How many times the server was respawned (or reconnected) after dying. */
-  respawns: number;
-  /** Number of tools the server currently offers. */
-  toolCount: number;
-  /** Server name and version (`server/discover` or `initialize`). */
-  serverInfo?: { name: string; version: string };
-  /** The era of the connection: `modern` (2026-07-28, no `initialize`) or `legacy` (2025 handshake). */
-  era?: ProtocolEra;
-  /** The negotiated protocol version. */
-  protocolVersion?: string;
-}
+export type { ServerState, ServerStatus } from './server-status.js';
 
 /** Supervision settings. */
 export interface SupervisionOptions {
@@ -91,18 +64,17 @@ export interface ServerConnection {
   listen(listener: ServerConnectionListener): void;
   status(): ServerStatus;
   /** The current client, if connected. */
-  client(): McpClient | undefined;
+  client(): ConnectedMcpClient | undefined;
   /** Connects now (or returns the current client); rejects with the connection error. */
-  ensureConnected(): Promise<McpClient>;
-  /** Calls a tool, reconnecting and retrying once on a connection failure when `retrySafe` (or when the request never ran). */
-  callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    options: CallToolOptions,
-    retrySafe: boolean,
-  ): Promise<CallToolResult>;
+  ensureConnected(): Promise<ConnectedMcpClient>;
+  /**
+   * The supervise link: sends the call on the live connection (connecting first if needed),
+   * reconnecting and retrying once on a connection failure when `call.retrySafe` (or when the
+   * request never ran).
+   */
+  send(call: ToolCall): Promise<CallToolResult>;
   /** Drops the current session and connects again. */
-  reconnect(): Promise<McpClient>;
+  reconnect(): Promise<ConnectedMcpClient>;
   close(): Promise<void>;
 }
 
@@ -121,13 +93,13 @@ export function createServerConnection(options: ServerConnectionOptions): Server
   const transport = resolveTransportType(options.entry, name);
 
   let state: ServerState = 'idle';
-  let current: McpClient | undefined;
-  let pending: Promise<McpClient> | undefined;
+  let current: ConnectedMcpClient | undefined;
+  let pending: Promise<ConnectedMcpClient> | undefined;
   let lastError: ServerStatus['lastError'];
   let respawns = 0;
   let attempts = 0;
   let respawnTimer: NodeJS.Timeout | undefined;
-  let releaseRespawn: ((client: Promise<McpClient>) => void) | undefined;
+  let releaseRespawn: ((client: Promise<ConnectedMcpClient>) => void) | undefined;
   let toolCount = 0;
   let closed = false;
   let hadSession = false;
@@ -138,11 +110,11 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     state = isAuthError(error) ? 'needs-auth' : 'failed';
   };
 
-  const connectOnce = async (): Promise<McpClient> => {
+  const connectOnce = async (): Promise<ConnectedMcpClient> => {
     state = 'connecting';
-    let client: McpClient;
+    let client: ConnectedMcpClient;
     try {
-      client = await createMcpClient(name, options.entry, options.clientOptions);
+      client = await connectMcpClient(name, options.entry, options.clientOptions);
     } catch (error) {
       const failure = asError(error, name);
       if (isConnectionError(failure) || failure.code === ClientErrorCode.Timeout) breaker.recordFailure();
@@ -188,7 +160,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     return client;
   };
 
-  const connect = (): Promise<McpClient> => {
+  const connect = (): Promise<ConnectedMcpClient> => {
     if (!pending) {
       pending = connectOnce().finally(() => {
         pending = undefined;
@@ -210,10 +182,10 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     const delay = computeBackoffDelay(attempts, baseDelayMs);
     logger.warn({ server: name, attempt: attempts, delayMs: delay }, 'server died; respawning');
     // Callers arriving meanwhile wait for this attempt instead of starting their own.
-    pending = new Promise<McpClient>((resolve) => {
+    pending = new Promise<ConnectedMcpClient>((resolve) => {
       releaseRespawn = resolve;
     });
-    const release = releaseRespawn as (client: Promise<McpClient>) => void;
+    const release = releaseRespawn as (client: Promise<ConnectedMcpClient>) => void;
     const waiting = pending;
     state = 'connecting';
     respawnTimer = setTimeout(() => {
@@ -234,7 +206,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     waiting.catch(() => {});
   };
 
-  const ensureConnected = async (): Promise<McpClient> => {
+  const ensureConnected = async (): Promise<ConnectedMcpClient> => {
     if (closed) throw closedError(name);
     if (current?.connected) return current;
     if (pending) return pending;
@@ -249,7 +221,7 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     return connect();
   };
 
-  const reconnect = async (): Promise<McpClient> => {
+  const reconnect = async (): Promise<ConnectedMcpClient> => {
     const previous = current;
     current = undefined;
     if (previous) await previous.close();
@@ -258,14 +230,12 @@ export function createServerConnection(options: ServerConnectionOptions): Server
 
   const recover = async (
     error: unknown,
-    client: McpClient,
-    tool: string,
-    args: Record<string, unknown>,
-    callOptions: CallToolOptions,
-    retrySafe: boolean,
+    client: ConnectedMcpClient,
+    call: ToolCall,
   ): Promise<CallToolResult> => {
     if (!isConnectionError(error) || closed) throw error;
-    const failure = error as SwitchboardError;
+    const failure = error;
+    const tool = call.tool;
     // The server never ran a request it rejected for an unknown session: re-initialize and retry.
     const neverRan = isSessionLost(failure);
     if (neverRan) {
@@ -275,18 +245,18 @@ export function createServerConnection(options: ServerConnectionOptions): Server
         await client.close();
       }
     }
-    if (!neverRan && !retrySafe) {
+    if (!neverRan && !call.retrySafe) {
       throw new ClientError({
-        code: failure.code as ClientErrorCode,
+        code: failure.code,
         message: `${failure.message} The call was not retried: tool "${tool}" is not annotated read-only or idempotent, so it may have run already. Check its effect before calling it again.`,
         context: { ...failure.context, retried: false },
         cause: failure,
       });
     }
-    if (callOptions.signal?.aborted) throw error;
+    if (call.options.signal?.aborted) throw error;
     logger.info({ server: name, tool }, 'retrying once after reconnecting');
     const fresh = await ensureConnected();
-    return fresh.callTool(tool, args, callOptions);
+    return fresh.sendCall(call);
   };
 
   return {
@@ -318,18 +288,14 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     client: () => current,
     ensureConnected,
     reconnect,
-    callTool(tool, args, callOptions, retrySafe) {
+    send(call) {
       // Hot path: a live session is called directly, without an extra async hop.
       const live = current;
       if (live?.connected && !closed) {
-        return live
-          .callTool(tool, args, callOptions)
-          .catch((error: unknown) => recover(error, live, tool, args, callOptions, retrySafe));
+        return live.sendCall(call).catch((error: unknown) => recover(error, live, call));
       }
       return ensureConnected().then((client) =>
-        client
-          .callTool(tool, args, callOptions)
-          .catch((error: unknown) => recover(error, client, tool, args, callOptions, retrySafe)),
+        client.sendCall(call).catch((error: unknown) => recover(error, client, call)),
       );
     },
     async close() {

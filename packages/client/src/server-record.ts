@@ -1,9 +1,11 @@
 /**
  * One server of a `connectMcp` connection, in one record: its entry, its supervised connection,
- * and how its tool list becomes registry tools. Built in order: the connection first, then the
- * caller on it (hooks and store included), then the tool records on the caller, which start
- * following the connection's tool lists last. `relay` is the same caller for relays (a gateway):
- * counted, hooked and supervised like every call, with no approval, checks or wrapping.
+ * and how its tool list becomes registry tools. Built in order: the connection first (the
+ * supervise link), then the observe link of its calls (metrics, usage, the hook, the span), then
+ * the tool records whose chains end in those two, which start following the connection's tool
+ * lists last. `relay` runs trust → observe → supervise → send for relays (a gateway): refused when
+ * quarantined, counted, hooked and supervised like every call, with no approval, checks or wrapping.
+ * Each tool list is reviewed by tool trust first: only usable tools reach the registry.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import {
@@ -19,16 +21,18 @@ import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
 import { createCoreToolSteps } from './core-tool-steps.js';
-import type { CallToolOptions, McpClientOptions } from './mcp-client.js';
+import type { CallToolOptions, McpClientOptions } from './mcp-client-options.js';
 import { type ApproveCallback, isRetrySafe, toToolInput } from './mcp-tool.js';
 import type { MetricsRecorder } from './metrics-recorder.js';
+import { createObserveLink } from './observe-link.js';
 import {
   createServerConnection,
   type ServerConnection,
   type SupervisionOptions,
 } from './server-connection.js';
-import { type AfterToolCallHook, type StoreRecorder, withCallHooks } from './tool-call-hooks.js';
-import type { TrustGate } from './trust-gate.js';
+import { chainLinks } from './tool-call-chain.js';
+import type { AfterToolCallHook, StoreRecorder } from './tool-call-hooks.js';
+import { createTrustLink, type TrustGate } from './trust-gate.js';
 
 /** What every server of a connection shares. */
 export interface SharedServerSettings {
@@ -83,16 +87,15 @@ export function createServerRecord(
     logger,
     supervision: shared.supervision,
   });
-  const call = withCallHooks(
-    (tool, args, options, retrySafe) => connection.callTool(tool, args, options, retrySafe),
-    {
-      server: name,
-      publicName: (tool) => registry.getByOriginal(name, tool)?.name ?? tool,
-      ...(shared.afterToolCall ? { hook: shared.afterToolCall } : {}),
-      recorder: shared.recorder,
-      logger,
-    },
-  );
+  const supervise = (call: Parameters<ServerConnection['send']>[0]) => connection.send(call);
+  const observe = createObserveLink({
+    metrics: shared.metrics,
+    recorder: shared.recorder,
+    ...(shared.afterToolCall ? { hook: shared.afterToolCall } : {}),
+    logger,
+  });
+  const trustLink = createTrustLink(shared.gate);
+  const relayed = chainLinks([trustLink, observe], supervise);
   const steps = createCoreToolSteps({
     server: name,
     approval: entry.approval ?? shared.approval,
@@ -112,13 +115,13 @@ export function createServerRecord(
       toToolInput(tool, {
         server: name,
         ...(entry.prefix === undefined ? {} : { prefix: entry.prefix }),
-        call,
+        observe,
+        supervise,
         steps,
         ...(shared.approve ? { approve: shared.approve } : {}),
-        metrics: shared.metrics,
         rawResults: shared.rawResults,
         publicName: (originalName) => registry.getByOriginal(name, originalName)?.name,
-        gate: shared.gate,
+        trust: trustLink,
       }),
     );
     if (restored) for (const input of inputs) input.meta = { ...input.meta, restored: true };
@@ -154,25 +157,23 @@ export function createServerRecord(
     if (server !== name || lastListed === undefined || lastRestored) return;
     if (event.type === 'released' || event.type === 'quarantined') register(lastListed, false);
   });
-  const relay = async (
+  const relay = (
     tool: string,
     args: Record<string, unknown>,
     options: CallToolOptions,
   ): Promise<CallToolResult> => {
-    if (visible !== undefined && !visible(tool)) throw hiddenToolError(name, tool);
-    shared.gate.check(name, tool);
-    const counter = shared.metrics.counter(name, tool);
-    const retrySafe = isRetrySafe(registry.getByOriginal(name, tool)?.annotations);
-    const started = performance.now();
-    let result: CallToolResult;
-    try {
-      result = await call(tool, args, options, retrySafe);
-    } catch (error) {
-      counter.record(performance.now() - started, true);
-      throw error;
-    }
-    counter.record(performance.now() - started, result.isError === true);
-    return result;
+    if (visible !== undefined && !visible(tool)) return Promise.reject(hiddenToolError(name, tool));
+    const registered = registry.getByOriginal(name, tool);
+    return relayed({
+      server: name,
+      tool,
+      publicName: registered?.name ?? tool,
+      args,
+      options,
+      retrySafe: isRetrySafe(registered?.annotations),
+      observed: false,
+      trace: undefined,
+    });
   };
   connection.listen({
     tools: (tools) => applyTools(tools),

@@ -1,11 +1,10 @@
 /**
- * What `connectMcp` does around a call and a connect besides running it: the public
- * `afterToolCall` hook, and recording into a registry store. Neither may break a call: a hook that
- * throws is logged, and a store that fails is logged once and then left alone, so the client keeps
- * working without persistence.
+ * What `connectMcp` records besides running a call: the public `afterToolCall` hook's event, and
+ * the registry store's usage, servers and tools (the observe link reports each call, once). A
+ * store that fails is logged once and then left alone, so the client keeps working without
+ * persistence.
  */
 
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
   classifyToolKind,
   type Logger,
@@ -15,8 +14,7 @@ import {
   SwitchboardError,
 } from '@switchboard/core';
 import type { ServerEntry } from './config/server-entry.js';
-import type { ToolCaller } from './mcp-tool.js';
-import type { ServerStatus } from './server-connection.js';
+import type { ServerStatus } from './server-status.js';
 import { hashValue } from './store-hash.js';
 
 /** One finished tool call, as the `afterToolCall` hook sees it. */
@@ -154,63 +152,4 @@ export function createStoreRecorder(store: RegistryStore | undefined, logger: Lo
       }
     },
   };
-}
-
-/** Wraps a tool caller so every call reaches the hook and the store; without either, the caller is returned as is. */
-export function withCallHooks(
-  call: ToolCaller,
-  options: {
-    server: string;
-    publicName(tool: string): string;
-    hook?: AfterToolCallHook;
-    recorder: StoreRecorder;
-    logger: Logger;
-  },
-): ToolCaller {
-  const { server, hook, recorder, logger } = options;
-  if (!hook && !recorder.active) return call;
-  const report = (event: ToolCallEvent): void => {
-    recorder.recordCall(event);
-    if (!hook) return;
-    try {
-      const result = hook(event);
-      if (result && typeof (result as Promise<void>).then === 'function') {
-        (result as Promise<void>).catch((error: unknown) => hookFailed(error, event, logger));
-      }
-    } catch (error) {
-      hookFailed(error, event, logger);
-    }
-  };
-  return async (tool, args, callOptions, retrySafe) => {
-    const started = performance.now();
-    let result: CallToolResult;
-    try {
-      result = await call(tool, args, callOptions, retrySafe);
-    } catch (error) {
-      report({
-        server,
-        tool,
-        publicName: options.publicName(tool),
-        ok: false,
-        durationMs: performance.now() - started,
-        ...(SwitchboardError.isInstance(error) ? { error } : {}),
-      });
-      throw error;
-    }
-    report({
-      server,
-      tool,
-      publicName: options.publicName(tool),
-      ok: result.isError !== true,
-      durationMs: performance.now() - started,
-    });
-    return result;
-  };
-}
-
-function hookFailed(error: unknown, event: ToolCallEvent, logger: Logger): void {
-  logger.warn(
-    { server: event.server, tool: event.tool },
-    `afterToolCall hook failed (the call itself was not affected): ${error instanceof Error ? error.message : String(error)}`,
-  );
 }

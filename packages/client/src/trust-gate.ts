@@ -4,6 +4,7 @@
  */
 import type { ToolTrust, ToolTrustVerdict } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from './client-error.js';
+import type { ToolCallLink } from './tool-call-chain.js';
 
 /** Refuses calls to tools that trust has not cleared. */
 export interface TrustGate {
@@ -65,5 +66,13 @@ export function createTrustGate(trust: ToolTrust): TrustGate {
       const verdict = blocked(server, tool);
       if (verdict !== undefined) throw quarantinedError(verdict);
     },
+  };
+}
+
+/** The first link of every call of a connection's tools and relays: refuses a quarantined tool. */
+export function createTrustLink(gate: TrustGate): ToolCallLink {
+  return (call, next) => {
+    gate.check(call.server, call.tool);
+    return next(call);
   };
 }

@@ -65,7 +65,7 @@ for (const { era, pin, version } of eras) {
         'mcp.protocol.version': version,
         'network.transport': 'pipe',
       });
-      expect(span.attributes['jsonrpc.request.id']).toMatch(/^sb-\d+$/);
+      expect(span.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
       expect(span.attributes['error.type']).toBeUndefined();
       expect(span.status.code).toBe(SpanStatusCode.UNSET);
       // The server received the client span as its parent (W3C traceparent in params._meta).
@@ -80,11 +80,11 @@ for (const { era, pin, version } of eras) {
         { onProgress: (p) => progress.push(p) },
       );
       const meta = metaSeen(result);
-      expect(typeof meta.progressToken).toBe('string');
+      expect(meta.progressToken).toBeDefined();
       expect(meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     });
 
-    test('a call with handlers of its own (the SDK path) carries the trace context too', async () => {
+    test('a call with handlers of its own carries the trace context too', async () => {
       telemetry.reset();
       const result = await connection.callTool(
         'mcp__v2__request_meta',
@@ -93,7 +93,7 @@ for (const { era, pin, version } of eras) {
       );
       const [span] = telemetry.spans();
       expect(metaSeen(result).traceparent).toContain(span?.spanContext().spanId);
-      // The SDK numbers this request itself: the span still learns the id it went out with.
+      // The span learns the id its request went out with.
       expect(span?.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
     });
 

@@ -33,6 +33,8 @@ export type {
 export { loadedOpenTelemetry, loadOpenTelemetry } from './load-opentelemetry.js';
 export type { ConsoleLoggerOptions, Logger, LogMethod } from './logger.js';
 export { createConsoleLogger, silentLogger } from './logger.js';
+export type { McpNameField } from './mcp-name-header.js';
+export { mcpNameFieldOf, mcpNameSource } from './mcp-name-header.js';
 export type {
   DurationHistogramLike,
   McpOperationFailure,

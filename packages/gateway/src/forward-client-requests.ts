@@ -9,24 +9,13 @@
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallServerRequestHandlers } from '@switchboard/client';
-import { type ToolContext, toWireError } from '@switchboard/server';
+import { JsonRpcErrorCode, type ToolContext, toWireError } from '@switchboard/server';
 
 /** The upstream tool a relayed call runs (for messages). */
 export interface RelayedTool {
   server: string;
   /** The tool's name on the upstream server. */
   tool: string;
-}
-
-/**
- * The request's params as the upstream sent them: the client's router marks each input request
- * with a `_meta` object of its own where the upstream sent none.
- */
-function asSent<T extends { _meta?: unknown }>(params: T): T {
-  const meta = params._meta;
-  if (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 0) return params;
-  const { _meta: _marker, ...rest } = params;
-  return rest as T;
 }
 
 /**
@@ -61,13 +50,13 @@ export function forwardClientRequests(
 ): CallServerRequestHandlers {
   return {
     onElicitation: (params) =>
-      askDownstream('elicitation/create', relayed, refused, () => context.elicit(asSent(params) as never)),
+      askDownstream('elicitation/create', relayed, refused, () => context.elicit(params as never)),
     onSampling: (params) =>
       askDownstream(
         'sampling/createMessage',
         relayed,
         refused,
-        () => context.sample(asSent(params) as never) as never,
+        () => context.sample(params as never) as never,
       ),
     onListRoots: async () => {
       // Upstreams ask for roots unprompted (server-everything right after initialize, others on a
@@ -75,7 +64,7 @@ export function forwardClientRequests(
       // without roots gets nothing asked and the call goes on; the upstream hears it has none.
       if (context.clientCapabilities.roots === undefined) {
         throw new ProtocolError(
-          -32601,
+          JsonRpcErrorCode.MethodNotFound,
           `The downstream client of the gateway's call to "${relayed.tool}" declared no roots capability; upstream MCP server "${relayed.server}" gets no roots.`,
         );
       }

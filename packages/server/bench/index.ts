@@ -12,7 +12,12 @@
  *   client (v1) → server-everything;
  * - full stack, 2026-07-28: @switchboard/client → our server vs the SDK v2 client pinned to
  *   2026-07-28 → the SDK v2 `createMcpHandler` server.
- * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50.
+ * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50;
+ * overFloor = ours p50 / floor p50 (how far above what `node:http` itself costs).
+ *
+ * `BENCH_BASE=<another checkout's packages/server, built>` adds a `base` row (its stateless echo
+ * server) to both HTTP tables, measured in the same rounds: before and after in one run.
+ * `--http-only` skips the stdio and full-stack tables.
  *
  * `bench --scale [--json]` runs `scale.ts` instead: replicas behind nginx against one replica direct.
  */
@@ -31,6 +36,8 @@ import { measureRounds, type Runner, round2, type Stats } from './measure-rounds
 import { waitForHttp } from './wait-for-http.js';
 
 const json = process.argv.includes('--json');
+const httpOnly = process.argv.includes('--http-only');
+const baseDir = process.env.BENCH_BASE;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
 const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
 // Enough warm-up calls for every runner to reach its optimised steady state: after 300, V8 was
@@ -122,7 +129,8 @@ if (process.argv.includes('--scale')) {
 
 try {
   // HTTP: server cost.
-  const [referencePort, statelessPort, sessionPort, floorPort] = [
+  const [referencePort, statelessPort, sessionPort, floorPort, basePort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -132,6 +140,9 @@ try {
   start(['--import', 'tsx', ourServer, 'stateless', String(statelessPort)]);
   start(['--import', 'tsx', ourServer, 'session', String(sessionPort)]);
   start(['--import', 'tsx', floorServer, String(floorPort)]);
+  if (baseDir !== undefined)
+    start(['--import', 'tsx', `${baseDir}/bench/echo-server.ts`, 'stateless', String(basePort)]);
+  const baseUrl = baseDir !== undefined ? `http://127.0.0.1:${basePort}/mcp` : undefined;
   const referenceUrl = `http://127.0.0.1:${referencePort}/mcp`;
   const statelessUrl = `http://127.0.0.1:${statelessPort}/mcp`;
   const sessionUrl = `http://127.0.0.1:${sessionPort}/mcp`;
@@ -141,11 +152,13 @@ try {
     waitForHttp(statelessUrl),
     waitForHttp(sessionUrl),
     waitForHttp(floorUrl),
+    ...(baseUrl !== undefined ? [waitForHttp(baseUrl)] : []),
   ]);
   const reference = createHttpPoster(referenceUrl);
   const stateless = createHttpPoster(statelessUrl);
   const session = createHttpPoster(sessionUrl);
   const floor = createHttpPoster(floorUrl);
+  const base = baseUrl !== undefined ? createHttpPoster(baseUrl) : undefined;
   await reference.initialize();
   await session.initialize();
   log(`http: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
@@ -153,14 +166,16 @@ try {
     reference: reference.echo,
     stateless: stateless.echo,
     session: session.echo,
+    ...(base !== undefined ? { base: base.echo } : {}),
     floor: floor.echo,
   });
-  for (const poster of [reference, stateless, session, floor]) poster.close();
+  for (const poster of [reference, stateless, session, floor, base]) poster?.close();
   const referenceP50 = (http.reference as Stats).p50Us;
   const httpRatio = round2(
     Math.min((http.stateless as Stats).p50Us, (http.session as Stats).p50Us) / referenceP50,
   );
   const floorRatio = round2((http.floor as Stats).p50Us / referenceP50);
+  const overFloor = overFloorOf(http, ['stateless', 'session', 'base']);
 
   // HTTP, 2026-07-28: our stateless server vs the SDK v2 handler, the same client, the same floor.
   const sdkV2Port = await freePort();
@@ -170,15 +185,45 @@ try {
   const modernReference = createHttpPoster(sdkV2Url, 'modern');
   const modernOurs = createHttpPoster(statelessUrl, 'modern');
   const modernFloor = createHttpPoster(floorUrl, 'modern');
+  const modernBase = baseUrl !== undefined ? createHttpPoster(baseUrl, 'modern') : undefined;
   log(`http 2026-07-28: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
   const modern = await measure({
     reference: modernReference.echo,
     switchboard: modernOurs.echo,
+    ...(modernBase !== undefined ? { base: modernBase.echo } : {}),
     floor: modernFloor.echo,
   });
-  for (const poster of [modernReference, modernOurs, modernFloor]) poster.close();
+  for (const poster of [modernReference, modernOurs, modernFloor, modernBase]) poster?.close();
   const modernRatio = round2((modern.switchboard as Stats).p50Us / (modern.reference as Stats).p50Us);
   const modernFloorRatio = round2((modern.floor as Stats).p50Us / (modern.reference as Stats).p50Us);
+  const modernOverFloor = overFloorOf(modern, ['switchboard', 'base']);
+  const printTables = () => {
+    printTable(
+      'HTTP (minimal keep-alive client; reference = server-everything streamableHttp)',
+      http,
+      { label: 'best of ours', value: httpRatio },
+      floorRatio,
+      overFloor,
+    );
+    printTable(
+      'HTTP 2026-07-28 (the same client; reference = SDK v2 createMcpHandler)',
+      modern,
+      { label: 'ours', value: modernRatio },
+      modernFloorRatio,
+      modernOverFloor,
+    );
+  };
+  if (httpOnly) {
+    const report = {
+      http: { ...http, ratio: httpRatio, floorRatio, overFloor },
+      httpModern: { ...modern, ratio: modernRatio, floorRatio: modernFloorRatio, overFloor: modernOverFloor },
+    };
+    if (json) console.log(JSON.stringify(report));
+    else {
+      printTables();
+    }
+    process.exit(0);
+  }
 
   // stdio: server cost.
   const referenceStdio = createStdioCaller(start([everything, 'stdio']));
@@ -234,8 +279,8 @@ try {
   );
 
   const report = {
-    http: { ...http, ratio: httpRatio, floorRatio },
-    httpModern: { ...modern, ratio: modernRatio, floorRatio: modernFloorRatio },
+    http: { ...http, ratio: httpRatio, floorRatio, overFloor },
+    httpModern: { ...modern, ratio: modernRatio, floorRatio: modernFloorRatio, overFloor: modernOverFloor },
     stdio: { ...stdio, ratio: stdioRatio },
     fullStack: { ...fullStack, ratio: fullStackRatio },
     fullStackModern: { ...fullStackModern, ratio: fullStackModernRatio },
@@ -243,16 +288,7 @@ try {
   if (json) {
     console.log(JSON.stringify(report));
   } else {
-    const row = (name: string, stats: Stats | undefined) =>
-      `  ${name.padEnd(12)} p50 ${String(stats?.p50Us).padStart(6)} µs   p95 ${String(stats?.p95Us).padStart(6)} µs`;
-    log('\nHTTP (minimal keep-alive client; reference = server-everything streamableHttp)');
-    for (const [name, stats] of Object.entries(http)) log(row(name, stats));
-    log(`  ratio (best of ours / reference, p50): ${httpRatio}   target ≤ 0.3`);
-    log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
-    log('\nHTTP 2026-07-28 (the same client; reference = SDK v2 createMcpHandler)');
-    for (const [name, stats] of Object.entries(modern)) log(row(name, stats));
-    log(`  ratio (ours / reference, p50): ${modernRatio}   target ≤ 0.3`);
-    log(`  floor (bare node:http echo / reference, p50): ${modernFloorRatio}`);
+    printTables();
     log('\nstdio (minimal client; reference = server-everything stdio)');
     for (const [name, stats] of Object.entries(stdio)) log(row(name, stats));
     log(`  ratio: ${stdioRatio}   target ≤ 1.0`);
@@ -276,3 +312,38 @@ try {
   for (const child of children) child.kill();
 }
 process.exit(0);
+
+/** p50 of each named row over the floor's p50 (rows that ran). */
+function overFloorOf(stats: Record<string, Stats>, names: string[]): Record<string, number> {
+  const floorP50 = (stats.floor as Stats).p50Us;
+  const ratios: Record<string, number> = {};
+  for (const name of names) {
+    const row = stats[name];
+    if (row !== undefined) ratios[name] = round2(row.p50Us / floorP50);
+  }
+  return ratios;
+}
+
+function row(name: string, stats: Stats | undefined): string {
+  return `  ${name.padEnd(12)} p50 ${String(stats?.p50Us).padStart(6)} µs   p95 ${String(stats?.p95Us).padStart(6)} µs`;
+}
+
+function overFloorLine(ratios: Record<string, number>): string {
+  return `  over the floor (p50 / floor p50): ${Object.entries(ratios)
+    .map(([name, ratio]) => `${name} ${ratio}`)
+    .join(', ')}   target ≤ 1.10`;
+}
+
+function printTable(
+  title: string,
+  stats: Record<string, Stats>,
+  ratio: { label: string; value: number },
+  floorRatio: number,
+  over: Record<string, number>,
+) {
+  log(`\n${title}`);
+  for (const [name, value] of Object.entries(stats)) log(row(name, value));
+  log(`  ratio (${ratio.label} / reference, p50): ${ratio.value}   target ≤ 0.3`);
+  log(`  floor (bare node:http echo / reference, p50): ${floorRatio}`);
+  log(overFloorLine(over));
+}

@@ -21,7 +21,7 @@ export interface RoundsOptions {
   warmup: number;
 }
 
-/** Warms every runner, then runs them interleaved in rounds; returns per-runner p50/p95 in µs. */
+/** Warms every runner, then runs them interleaved in rounds (order rotated); returns per-runner p50/p95 in µs. */
 export async function measureRounds(
   runners: Record<string, Runner>,
   { rounds, callsPerRound, warmup }: RoundsOptions,
@@ -31,8 +31,12 @@ export async function measureRounds(
     samples[name] = [];
     for (let i = 0; i < warmup; i++) await run(`warm ${i}`);
   }
+  const entries = Object.entries(runners);
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of Object.entries(runners)) {
+    // The order rotates each round: no runner always follows the same one (a slow reference leaves
+    // work behind — its garbage collection, its sockets — that the next runner would always pay).
+    for (let turn = 0; turn < entries.length; turn++) {
+      const [name, run] = entries[(round + turn) % entries.length] as [string, Runner];
       const list = samples[name] as number[];
       for (let i = 0; i < callsPerRound; i++) {
         const started = process.hrtime.bigint();

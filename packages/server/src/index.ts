@@ -24,19 +24,29 @@ export type {
   ResourceTemplateDefinition,
 } from './catalog/resource-definition.js';
 export type {
+  CallCounters,
+  ClusterEvents,
   ClusterLogEntry,
+  ClusterMember,
   ClusterState,
   ForwardedRequestContext,
   ForwardedRequestHandler,
   ForwardedResponse,
   ForwardRequestOptions,
   ReadLogOptions,
+  RequestRelay,
+  ResponseForwarding,
+  SessionRevocations,
+  StreamLogs,
+  SubscriptionChange,
+  SubscriptionSharing,
 } from './cluster/cluster-state.js';
 export { deriveRequestStateKey } from './cluster/derive-request-state-key.js';
 export { loadSessionKeys, parseSessionKeys } from './cluster/load-session-keys.js';
 export type { MemoryClusterStateOptions } from './cluster/memory-cluster-state.js';
 export { createMemoryClusterState } from './cluster/memory-cluster-state.js';
 export { anonymousPrincipal, principalOf } from './cluster/principal.js';
+export { isReplicaId } from './cluster/replica-id.js';
 export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
 export { createSessionSealer } from './cluster/session-sealer.js';
 export type { NginxAddress, NginxConfigOptions } from './deploy/render-nginx-config.js';

@@ -237,7 +237,12 @@ describe('multi-round calls across replicas', () => {
     cleanups.push(async () => ghost.disconnect());
     await ghost.subscribe(`${set.prefix}replica:ghost`);
     const seal = new RequestStateSeal({ keys: keys.map((key) => deriveRequestStateKey(key)) });
-    const requestState = await seal.seal({ m: 'tools/call', t: 'ask_twice', r: 'some-run', o: 'ghost' });
+    const requestState = await seal.seal({
+      method: 'tools/call',
+      target: 'ask_twice',
+      runId: 'some-run',
+      replica: 'ghost',
+    });
     const started = performance.now();
     const retry = await post(urlOf(set, 0), 'tools/call', {
       name: 'ask_twice',
@@ -287,10 +292,10 @@ describe('multi-round calls across replicas', () => {
     });
     const retired = new RequestStateSeal({ keys: [deriveRequestStateKey(newKey)] });
     await expect(
-      rotated.open(await retired.seal({ m: 'tools/call', t: 'x' }), 'tools/call', 'x'),
+      rotated.open(await retired.seal({ method: 'tools/call', target: 'x' }), 'tools/call', 'x'),
     ).resolves.toEqual({
-      m: 'tools/call',
-      t: 'x',
+      method: 'tools/call',
+      target: 'x',
     });
     await expect(
       retired.open(first.body.result?.requestState, 'tools/call', 'ask_twice'),

@@ -5,19 +5,10 @@
  * bytes stay what a 2025 client sends.
  */
 import { type JSONRPCMessage, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
+import { mcpNameFieldOf } from '@switchboard/core';
 
 const base64Prefix = '=?base64?';
 const base64Suffix = '?=';
-
-/** Which body field `Mcp-Name` mirrors, per method (SEP-2243; `tasks/*` from SEP-2663). */
-const mcpNameSource: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 /** True when `value` can go into a header as is: visible ASCII, inner spaces/tabs, no edge whitespace. */
 function isPlainHeaderValue(value: string): boolean {
@@ -68,7 +59,7 @@ export function addStandardRequestHeaders(
   // Mcp-Method and Mcp-Name are 2026-07-28 vocabulary: only enveloped (modern) messages get them.
   if (declared === undefined) return;
   headers['mcp-method'] = message.method;
-  const field = Object.hasOwn(mcpNameSource, message.method) ? mcpNameSource[message.method] : undefined;
+  const field = mcpNameFieldOf(message.method);
   if (field === undefined) return;
   const value = (message.params as Record<string, unknown> | undefined)?.[field];
   if (typeof value === 'string') headers['mcp-name'] = encodeMcpHeaderValue(value);

@@ -2,16 +2,15 @@
  * The stdio client transport: spawns an MCP server and exchanges newline-delimited JSON-RPC over its
  * stdin and stdout. Around that it keeps the server in its own process group, ended by a watchdog if
  * this process dies; keeps the tail of its stderr for error messages; shuts it down in steps (stdin
- * closed, SIGTERM, SIGKILL); and answers the version probe for legacy servers that exit on it.
- * Node-only: reached through the `./stdio` subpath, or loaded by `createTransport` when it starts.
+ * closed, SIGTERM, SIGKILL). It knows nothing of the protocol beyond the framing: what a server
+ * that exits on a request means is the client's business. Node-only: reached through the `./stdio` subpath, or loaded by `createTransport` when it starts.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { type Logger, silentLogger } from '@switchboard/core';
 import { createServerEnvironment } from './default-environment.js';
-import { JsonRpcErrorCode } from './json-rpc-error-code.js';
 import { excerpt, parseJsonRpcMessages } from './json-rpc-message.js';
 import { LineTailBuffer } from './line-tail-buffer.js';
 import { type ProcessGroupWatchdog, startProcessGroupWatchdog } from './process-group-watchdog.js';
@@ -79,11 +78,8 @@ export interface StdioTransport extends Transport {
 }
 
 /**
- * Creates a transport that spawns an MCP server and talks JSON-RPC over its stdin/stdout, in either
- * era. Some legacy servers exit on any request before `initialize`, the version probe
- * (`server/discover`) included: when the server exits while only the probe is pending, the
- * transport starts it once more and answers the probe itself with `Method not found`, the answer
- * of a legacy server, so the client goes on with `initialize` on the fresh process.
+ * Creates a transport that spawns an MCP server (once) and talks JSON-RPC over its stdin/stdout,
+ * in either era.
  */
 export function createStdioTransport(options: StdioTransportOptions): StdioTransport {
   return new ChildProcessTransport(options);
@@ -113,10 +109,6 @@ interface ServerProcess {
   markExited: () => void;
 }
 
-function isProbe(message: JSONRPCMessage): message is JSONRPCRequest {
-  return 'method' in message && message.method === 'server/discover' && 'id' in message;
-}
-
 class ChildProcessTransport implements StdioTransport {
   onmessage?: Transport['onmessage'];
   onerror?: Transport['onerror'];
@@ -132,10 +124,6 @@ class ChildProcessTransport implements StdioTransport {
   private closing = false;
   private closed = false;
   private exitError: TransportError | undefined;
-  /** The id of a version probe the server has not answered yet. */
-  private pendingProbe: RequestId | undefined;
-  /** The server was already started again after exiting on a probe (once is enough). */
-  private restartedAfterProbe = false;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -322,12 +310,7 @@ class ChildProcessTransport implements StdioTransport {
       );
       return;
     }
-    for (const message of messages) {
-      if (this.pendingProbe !== undefined && 'id' in message && message.id === this.pendingProbe) {
-        this.pendingProbe = undefined;
-      }
-      this.onmessage?.(message);
-    }
+    for (const message of messages) this.onmessage?.(message);
   }
 
   private readStderr(server: ServerProcess, chunk: string): void {
@@ -349,12 +332,7 @@ class ChildProcessTransport implements StdioTransport {
     // Whatever the leader left behind in its group (grandchildren) goes too.
     server.watchdog?.release();
     server.markExited();
-    if (server !== this.server) return;
     const expected = this.closing;
-    if (!expected && this.pendingProbe !== undefined && !this.restartedAfterProbe) {
-      this.restartAfterProbe(this.pendingProbe, code, signal);
-      return;
-    }
     if (!expected) {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const stderr = this.tail.toString();
@@ -363,7 +341,8 @@ class ChildProcessTransport implements StdioTransport {
         message: `MCP server "${this.name}" (${this.options.command}) ${how}.${stderr ? ` Last stderr lines:\n${stderr}` : ' It wrote nothing to stderr.'}`,
         context: { server: this.name, command: this.options.command, exitCode: code, signal },
       });
-      this.logger.warn(
+      // Reported through onerror and onexit: whoever uses the transport says what it means.
+      this.logger.info(
         { server: this.name, exitCode: code, signal },
         'MCP server process exited unexpectedly',
       );
@@ -373,45 +352,6 @@ class ChildProcessTransport implements StdioTransport {
     }
     this.onexit?.({ code, signal, expected, ...(this.exitError ? { error: this.exitError } : {}) });
     this.finishClose();
-  }
-
-  /**
-   * The server exited while the version probe was its only request: a legacy server that accepts
-   * nothing before `initialize`. Start it again and answer the probe as such a server would.
-   */
-  private restartAfterProbe(probe: RequestId, code: number | null, signal: NodeJS.Signals | null): void {
-    this.restartedAfterProbe = true;
-    this.pendingProbe = undefined;
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    this.logger.info(
-      { server: this.name, exitCode: code, signal },
-      'MCP server exited on the server/discover probe (a legacy server); starting it again for initialize',
-    );
-    this.spawnServer().then(
-      () => {
-        const restarted = this.server;
-        if (this.closing && restarted) {
-          // close() came while the server was starting again: stop it, there is no one to answer.
-          restarted.child.stdin.end();
-          this.killGroup(restarted.child, 'SIGTERM');
-          return;
-        }
-        this.onmessage?.({
-          jsonrpc: '2.0',
-          id: probe,
-          error: {
-            code: JsonRpcErrorCode.MethodNotFound,
-            message: `MCP server "${this.name}" ${how} on server/discover, as a legacy server that accepts nothing before initialize does; it was started again.`,
-          },
-        });
-      },
-      (error: TransportError) => {
-        this.exitError = error;
-        this.onerror?.(error);
-        this.onexit?.({ code, signal, expected: false, error });
-        this.finishClose();
-      },
-    );
   }
 
   private finishClose(): void {
@@ -432,8 +372,6 @@ class ChildProcessTransport implements StdioTransport {
           }),
       );
     }
-    if (isProbe(message)) this.pendingProbe = message.id;
-    else if ('method' in message && 'id' in message) this.pendingProbe = undefined;
     if (server.child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
     return new Promise((resolve) => server.child.stdin.once('drain', resolve));
   }

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { SwitchboardError } from '@switchboard/core';
-import { fixtureServerScript, serverScript } from '@switchboard/test-helpers';
+import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
@@ -258,45 +258,33 @@ describe('stdio transport under version negotiation (both eras)', () => {
     expect(client.getProtocolEra()).toBe('legacy');
   });
 
-  it('starts a server that exits on the probe once more and answers the probe as a legacy server', async () => {
-    const events: string[] = [];
-    const transport = createStdioTransport({
-      command: process.execPath,
-      args: [fixtureServerScript('exit-before-initialize-server')],
-      logger: {
-        debug: () => {},
-        info: (_context: unknown, message?: string) => events.push(String(message)),
-        warn: (_context: unknown, message?: string) => events.push(`warn: ${message}`),
-        error: () => {},
-      },
-    });
-    cleanups.push(() => transport.close());
-    const exits: StdioExitInfo[] = [];
-    transport.onexit = (info) => exits.push(info);
-    const client = autoClient();
-    await client.connect(transport);
-    cleanups.push(() => client.close());
-    expect(client.getProtocolEra()).toBe('legacy');
-    expect(await client.callTool({ name: 'echo', arguments: { message: 'again' } })).toMatchObject({
-      content: [{ type: 'text', text: 'again' }],
-    });
-    expect(transport.stderrTail()).toContain('unexpected server/discover before initialize');
-    expect(events.some((line) => /exited on the server\/discover probe/.test(line))).toBe(true);
-    // The first exit is the transport's business: no unexpected-exit report for it.
-    expect(exits).toEqual([]);
-    expect(events.some((line) => line.startsWith('warn:'))).toBe(false);
-  });
-
-  it('a server that exits on the probe twice is reported as exited, not restarted forever', async () => {
-    const script = fixture('always-exits.mjs', `process.stdin.once('data', () => process.exit(3));`);
+  it('knows no protocol: a server that exits on the version probe is reported as exited, not restarted or answered', async () => {
+    const starts = path.join(fixtures, 'starts.log');
+    const script = fixture(
+      'exits-on-request.mjs',
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(starts)}, 'start\\n');
+process.stdin.once('data', () => { process.stderr.write('unexpected request before initialize\\n'); process.exit(3); });`,
+    );
     const transport = createStdioTransport({ command: process.execPath, args: [script] });
     cleanups.push(() => transport.close());
-    const client = autoClient();
-    const failure = await client.connect(transport).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(Error);
+    const exits: StdioExitInfo[] = [];
+    const messages: unknown[] = [];
+    const errors: Error[] = [];
+    transport.onexit = (info) => exits.push(info);
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error);
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+    });
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 'probe', method: 'server/discover', params: {} });
+    await closed;
+    expect(exits).toMatchObject([{ code: 3, expected: false }]);
     expect(transport.exitCode).toBe(3);
+    // No made-up answer, and the server was started once.
+    expect(messages).toEqual([]);
+    expect(errors.some((error) => SwitchboardError.hasCode(error, 'SERVER_EXITED'))).toBe(true);
+    expect(readFileSync(starts, 'utf8')).toBe('start\n');
   });
 });

@@ -13,6 +13,7 @@ import {
   type ClusterState,
   deriveRequestStateKey,
   type HttpTransportOptions,
+  isReplicaId,
   loadSessionKeys,
   type ReadinessCheck,
   type RequestStateOptions,
@@ -32,8 +33,6 @@ export interface ReplicaSetup {
   sharedStateLocation?: string;
   close(): Promise<void>;
 }
-
-const replicaIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A positive number of `unit`s from a flag, or undefined when the flag is absent. */
 function positiveNumber(value: unknown, flag: string, unit: string): number | undefined {
@@ -86,7 +85,7 @@ export async function replicaSetupOf(
   const { values, io } = context;
   const redisUrl = typeof values.redis === 'string' ? values.redis : io.env.SWITCHBOARD_REDIS_URL;
   const replicaId = typeof values['replica-id'] === 'string' ? values['replica-id'] : undefined;
-  if (replicaId !== undefined && !replicaIdPattern.test(replicaId)) {
+  if (replicaId !== undefined && !isReplicaId(replicaId)) {
     throw new UsageError('--replica-id takes 1–64 letters, digits, "_" or "-" (e.g. the pod name).');
   }
   const callsPerMinute = positiveNumber(values['rate-limit'], '--rate-limit', 'calls per minute');

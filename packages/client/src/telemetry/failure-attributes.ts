@@ -12,7 +12,9 @@ const timeoutCodes = new Set(['REQUEST_TIMEOUT', 'TIMEOUT']);
 /** The failure attributes of `error`. */
 export function failureAttributesOf(error: unknown): McpOperationFailure {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown } | null | undefined)?.code;
+  // A ClientError keeps the JSON-RPC code the server answered with beside its own string code.
+  const wire = (error as { jsonRpcCode?: unknown } | null | undefined)?.jsonRpcCode;
+  const code = typeof wire === 'number' ? wire : (error as { code?: unknown } | null | undefined)?.code;
   if (typeof code === 'number' && Number.isInteger(code)) {
     return { errorType: String(code), statusCode: String(code), message };
   }

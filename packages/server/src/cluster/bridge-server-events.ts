@@ -5,10 +5,10 @@
  * so each stream of each replica gets each change exactly once.
  */
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
-import type { ClusterState } from './cluster-state.js';
+import type { ClusterEvents } from './cluster-state.js';
 
 /** Bridges `bus` and `cluster`; returns the function that stops it. */
-export function bridgeServerEvents(bus: ServerEventBus, cluster: ClusterState): () => void {
+export function bridgeServerEvents(bus: ServerEventBus, cluster: ClusterEvents): () => void {
   let injecting: ServerEvent | undefined;
   const stopLocal = bus.subscribe((event) => {
     // The bus delivers synchronously: the event being injected is the one arriving here.

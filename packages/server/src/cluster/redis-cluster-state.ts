@@ -2,16 +2,12 @@
  * `ClusterState` on Redis (ioredis), for replicas behind a plain round-robin balancer. Commands
  * fail fast when Redis is unreachable (no offline queue, no retries, a short command timeout):
  * a request that needs shared state is answered 503 at once instead of hanging or silently
- * falling back to per-process state. Change events, forwarded responses and relayed requests use
- * pub/sub on a separate connection that ioredis reconnects and re-subscribes on its own; a blocking stream
- * tail gets a connection of its own for its lifetime.
- *
- * A relayed request (`forwardRequest`) goes to the target's replica channel with a correlation
- * id; the target answers on the sender's replica channel: an acknowledgement at once, partials,
- * keep-alives while its handler runs, then the reply. PUBLISH counting no subscriber means no
- * replica by that id is running: the relay fails at once instead of waiting out its timeout.
+ * falling back to per-process state. The key/value state lives here (revocations, stream logs,
+ * counters, subscription sets); change events, forwarded responses and relayed requests use pub/sub
+ * on a separate connection that ioredis reconnects and re-subscribes on its own, and the RPC of
+ * relayed requests is `redis-relay.ts`. A blocking stream tail gets a connection of its own for its
+ * lifetime.
  */
-import { randomUUID } from 'node:crypto';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { Logger } from '@switchboard/core';
 import { silentLogger } from '@switchboard/core';
@@ -25,23 +21,8 @@ import type {
   ForwardRequestOptions,
   SubscriptionChange,
 } from './cluster-state.js';
-
-/** What travels on a replica channel for a relayed request (besides forwarded responses). */
-type RelayMessage =
-  | { relay: 'request'; id: string; from: string; timeoutMs: number; payload: unknown }
-  | { relay: 'ack' | 'alive' | 'cancel'; id: string }
-  | { relay: 'partial'; id: string; value: unknown }
-  | { relay: 'reply'; id: string; value?: unknown; error?: string };
-
-/** A relay this replica sent and waits on. */
-interface PendingRelay {
-  /** Restarts the silence timer (an ack, a partial, a keep-alive arrived). */
-  alive(): void;
-  partial(value: unknown): void;
-  /** The target answered that it could not serve the request. */
-  refused(why: string): void;
-  settle(outcome: { value: unknown } | { error: Error }): void;
-}
+import { isRelayMessage, RedisRelay } from './redis-relay.js';
+import { checkReplicaId } from './replica-id.js';
 
 /** Options of {@link createRedisClusterState}. */
 export interface RedisClusterStateOptions {
@@ -63,7 +44,6 @@ export interface RedisClusterState extends ClusterState {
   readonly location: string;
 }
 
-const replicaIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** A stream tail with nothing new for this long gives up (the replica running it is gone). */
 const followSilenceMs = 10 * 60 * 1000;
 
@@ -88,12 +68,7 @@ export function createRedisClusterState(options: RedisClusterStateOptions): Redi
         'createRedisClusterState: url must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).',
     });
   }
-  if (typeof options.replicaId !== 'string' || !replicaIdPattern.test(options.replicaId)) {
-    throw new ServerError({
-      code: ServerErrorCode.ConfigInvalid,
-      message: `createRedisClusterState: replicaId must be 1-64 letters, digits, "_" or "-" (got ${JSON.stringify(String(options.replicaId).slice(0, 80))}); use e.g. the pod name.`,
-    });
-  }
+  checkReplicaId(options.replicaId, 'createRedisClusterState');
   return new RedisState(options);
 }
 
@@ -114,10 +89,7 @@ class RedisState implements RedisClusterState {
   readonly #responseListeners = new Set<(response: ForwardedResponse) => void>();
   readonly #subscriptionListeners = new Set<(change: SubscriptionChange) => void>();
   readonly #tails = new Set<Redis>();
-  readonly #relays = new Map<string, PendingRelay>();
-  /** Relayed requests this replica is answering: their keep-alive timers and cancellation. */
-  readonly #answering = new Map<string, { keepAlive: NodeJS.Timeout; abort: AbortController }>();
-  #requestHandler: ForwardedRequestHandler | undefined;
+  readonly #relay: RedisRelay;
   #publishFailing = false;
   #down = false;
   /** Resolves once the first connection attempt succeeded or failed (commands before it wait for it). */
@@ -132,6 +104,12 @@ class RedisState implements RedisClusterState {
     this.#logger = options.logger ?? silentLogger;
     this.#eventChannel = `${this.#prefix}events`;
     this.#replicaChannel = `${this.#prefix}replica:${this.replicaId}`;
+    this.#relay = new RedisRelay({
+      replicaId: this.replicaId,
+      location: this.location,
+      publish: (target, message) =>
+        this.#run(() => this.#commands.publish(`${this.#prefix}replica:${target}`, JSON.stringify(message))),
+    });
     const common = {
       connectTimeout: 2000,
       // Keep reconnecting (Redis comes back without a restart of ours), at most once a second.
@@ -335,69 +313,16 @@ class RedisState implements RedisClusterState {
   }
 
   forwardRequest(replicaId: string, payload: unknown, options: ForwardRequestOptions): Promise<unknown> {
-    const id = randomUUID();
-    const timeoutMs = Math.max(1, options.timeoutMs);
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const target = `${this.#prefix}replica:${replicaId}`;
-      const cancel = () => {
-        const message: RelayMessage = { relay: 'cancel', id };
-        this.#run(() => this.#commands.publish(target, JSON.stringify(message))).catch(() => {});
-        settle({ error: new Error(`The relay to replica ${replicaId} was cancelled.`) });
-      };
-      const settle = (outcome: { value: unknown } | { error: Error }) => {
-        if (!this.#relays.delete(id)) return;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', cancel);
-        if ('error' in outcome) reject(outcome.error);
-        else resolve(outcome.value);
-      };
-      const arm = (waitingFor: string) => {
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => settle({ error: this.#unreachable(replicaId, `no ${waitingFor} within ${timeoutMs} ms`) }),
-          timeoutMs,
-        );
-      };
-      this.#relays.set(id, {
-        alive: () => arm('sign of life'),
-        partial: (value) => {
-          arm('sign of life');
-          options.onPartial?.(value);
-        },
-        refused: (why) => settle({ error: this.#unreachable(replicaId, why) }),
-        settle,
-      });
-      arm('acknowledgement');
-      if (options.signal?.aborted) return cancel();
-      options.signal?.addEventListener('abort', cancel, { once: true });
-      const request: RelayMessage = { relay: 'request', id, from: this.replicaId, timeoutMs, payload };
-      this.#run(() => this.#commands.publish(target, JSON.stringify(request))).then(
-        (receivers) => {
-          if (receivers === 0)
-            settle({ error: this.#unreachable(replicaId, 'no replica by that id is connected to Redis') });
-        },
-        (error: unknown) => settle({ error: error as Error }),
-      );
-    });
+    return this.#relay.forwardRequest(replicaId, payload, options);
   }
 
   onForwardedRequest(handler: ForwardedRequestHandler): () => void {
-    this.#requestHandler = handler;
-    return () => {
-      if (this.#requestHandler === handler) this.#requestHandler = undefined;
-    };
+    return this.#relay.onForwardedRequest(handler);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const relay of this.#relays.values())
-      relay.settle({ error: new Error('The cluster state was closed.') });
-    for (const { keepAlive, abort } of this.#answering.values()) {
-      clearInterval(keepAlive);
-      abort.abort(new Error('The cluster state was closed.'));
-    }
-    this.#answering.clear();
+    this.#relay.close();
     for (const tail of this.#tails) tail.disconnect();
     this.#tails.clear();
     // QUIT only where connected: on a connection still trying, it would wait for Redis forever.
@@ -421,78 +346,6 @@ class RedisState implements RedisClusterState {
     } catch (error) {
       throw this.#unavailable(error);
     }
-  }
-
-  #unreachable(replicaId: string, why: string): ServerError {
-    return new ServerError({
-      code: ServerErrorCode.ReplicaUnreachable,
-      message: `Replica ${replicaId} did not answer a relayed request (${why}): it is gone or stuck.`,
-      context: { replica: replicaId, redis: this.location },
-    });
-  }
-
-  /** A relay message on this replica's channel: a request to answer, or news of one we sent. */
-  #relayed(message: RelayMessage): void {
-    if (message.relay === 'cancel') {
-      this.#answering.get(message.id)?.abort.abort(new Error('The sender cancelled the relayed request.'));
-      return;
-    }
-    if (message.relay !== 'request') {
-      const pending = this.#relays.get(message.id);
-      if (pending === undefined) return;
-      if (message.relay === 'partial') pending.partial(message.value);
-      else if (message.relay === 'reply') {
-        if (message.error !== undefined) pending.refused(String(message.error));
-        else pending.settle({ value: message.value });
-      } else pending.alive();
-      return;
-    }
-    const { id, from } = message;
-    if (typeof from !== 'string' || !replicaIdPattern.test(from)) return;
-    const send = (reply: RelayMessage) => {
-      // Best effort: a reply lost to a Redis outage makes the sender's silence timer fire.
-      this.#run(() => this.#commands.publish(`${this.#prefix}replica:${from}`, JSON.stringify(reply))).catch(
-        () => {},
-      );
-    };
-    const handler = this.#requestHandler;
-    if (handler === undefined || this.#closed) {
-      send({
-        relay: 'reply',
-        id,
-        error: `replica ${this.replicaId} serves no relayed requests (shutting down?)`,
-      });
-      return;
-    }
-    send({ relay: 'ack', id });
-    // The sender's timeout is one of silence: keep-alives let a long call run past it.
-    const keepAlive = setInterval(
-      () => send({ relay: 'alive', id }),
-      Math.max(50, Math.floor(Number(message.timeoutMs) / 3) || 1000),
-    );
-    keepAlive.unref();
-    const abort = new AbortController();
-    this.#answering.set(id, { keepAlive, abort });
-    let answer: Promise<unknown>;
-    try {
-      answer = handler(message.payload, {
-        from,
-        partial: (value) => send({ relay: 'partial', id, value }),
-        signal: abort.signal,
-      });
-    } catch (error) {
-      answer = Promise.reject(error);
-    }
-    answer
-      .then(
-        (value) => send({ relay: 'reply', id, value }),
-        (error: unknown) =>
-          send({ relay: 'reply', id, error: error instanceof Error ? error.message : String(error) }),
-      )
-      .finally(() => {
-        clearInterval(keepAlive);
-        this.#answering.delete(id);
-      });
   }
 
   #unavailable(error: unknown): ServerError {
@@ -526,11 +379,8 @@ class RedisState implements RedisClusterState {
       return;
     }
     if (channel === this.#replicaChannel) {
-      if (
-        typeof (parsed as RelayMessage)?.relay === 'string' &&
-        typeof (parsed as RelayMessage).id === 'string'
-      ) {
-        this.#relayed(parsed as RelayMessage);
+      if (isRelayMessage(parsed)) {
+        this.#relay.receive(parsed);
         return;
       }
       const response = parsed as ForwardedResponse;

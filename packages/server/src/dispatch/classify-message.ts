@@ -49,21 +49,34 @@ export function isPlainLegacyMessage(body: unknown, protocolVersionHeader: strin
 }
 
 /**
- * The envelopes of 2026-07-28 requests the SDK's classifier accepted, keyed by what it checks in
- * them (the reserved `_meta` keys, the version header, the method header). A client sends the same
- * envelope on every request, and the classifier validates it with zod each time: about 15 µs of a
- * 2026-07-28 call here, more than the rest of the server's work on an echo. A shape-checked request
- * whose envelope was accepted before is routed at once; anything else — a first request, another
- * envelope, a header that disagrees — goes to the SDK. `classify-message.test.ts` checks the
- * routes equal the SDK's over the fuzz corpus.
+ * The envelopes of 2026-07-28 requests the SDK's classifier accepted: what it checks in them (the
+ * reserved `_meta` keys, the version header, whether a method header came). A client sends the
+ * same envelope on every request, and the classifier validates it with zod each time: about 15 µs
+ * of a 2026-07-28 call here, more than the rest of the server's work on an echo. A shape-checked
+ * request whose envelope equals one accepted before is routed at once; anything else — a first
+ * request, another envelope, a header that disagrees — goes to the SDK. The memo compares parsed
+ * values, grouped by the client's name (no serialising of each request's envelope).
+ * `classify-message.test.ts` checks the routes equal the SDK's over the fuzz corpus.
  */
-const acceptedEnvelopes = new Set<string>();
+interface AcceptedEnvelope {
+  version: string;
+  /** Whether the request came with an `Mcp-Method` header (the SDK checks it against the body). */
+  methodHeader: boolean;
+  capabilities: unknown;
+  clientInfo: unknown;
+  logLevel: unknown;
+}
+
+/** Accepted envelopes by client name ('' for none). */
+const acceptedEnvelopes = new Map<string, AcceptedEnvelope[]>();
 /** Bounds the memory a client sending ever new envelopes can take. */
 const maxAcceptedEnvelopes = 256;
-const maxEnvelopeKeyLength = 2048;
+/** Envelopes larger than this (serialised) are not remembered: comparing them stays cheap. */
+const maxEnvelopeLength = 2048;
+let acceptedCount = 0;
 
-/** The memo key of a shape-checked request's envelope, or undefined when it cannot take the shortcut. */
-function requestEnvelopeKey(input: InboundHttpRequest): string | undefined {
+/** The `_meta` of a shape-checked request that may take the shortcut; undefined when it cannot. */
+function envelopeMetaOf(input: InboundHttpRequest): Record<string, unknown> | undefined {
   const body = input.body as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
   // Requests only (they have an id): notifications are rare and keep the SDK's answer.
   if (body.id === undefined) return undefined;
@@ -72,14 +85,47 @@ function requestEnvelopeKey(input: InboundHttpRequest): string | undefined {
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (typeof version !== 'string' || version !== input.protocolVersionHeader) return undefined;
   if (input.mcpMethodHeader !== undefined && input.mcpMethodHeader !== body.method) return undefined;
-  const key = JSON.stringify([
-    version,
-    input.mcpMethodHeader === undefined,
-    meta[CLIENT_CAPABILITIES_META_KEY],
-    meta[CLIENT_INFO_META_KEY],
-    meta[LOG_LEVEL_META_KEY],
-  ]);
-  return key.length <= maxEnvelopeKeyLength ? key : undefined;
+  return meta;
+}
+
+function clientNameOf(meta: Record<string, unknown>): string {
+  const info = meta[CLIENT_INFO_META_KEY] as { name?: unknown } | null | undefined;
+  return typeof info === 'object' && info !== null && typeof info.name === 'string' ? info.name : '';
+}
+
+/** Equality of two parsed JSON values (key order aside). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key)) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+function isAccepted(meta: Record<string, unknown>, methodHeader: boolean): boolean {
+  const remembered = acceptedEnvelopes.get(clientNameOf(meta));
+  if (remembered === undefined) return false;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  for (const accepted of remembered) {
+    if (
+      accepted.version === version &&
+      accepted.methodHeader === methodHeader &&
+      sameJson(accepted.logLevel, meta[LOG_LEVEL_META_KEY]) &&
+      sameJson(accepted.clientInfo, meta[CLIENT_INFO_META_KEY]) &&
+      sameJson(accepted.capabilities, meta[CLIENT_CAPABILITIES_META_KEY])
+    )
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -87,8 +133,8 @@ function requestEnvelopeKey(input: InboundHttpRequest): string | undefined {
  * SDK must look (exported for the test that holds it to the SDK's answers).
  */
 export function rememberedModernRoute(input: InboundHttpRequest): MessageRoute | undefined {
-  const key = requestEnvelopeKey(input);
-  return key !== undefined && acceptedEnvelopes.has(key)
+  const meta = envelopeMetaOf(input);
+  return meta !== undefined && isAccepted(meta, input.mcpMethodHeader !== undefined)
     ? modernRoute(input.body as JSONRPCRequest)
     : undefined;
 }
@@ -97,10 +143,30 @@ function modernRoute(message: JSONRPCRequest): MessageRoute {
   return { kind: 'modern-request', message, envelope: readRequestEnvelope(message.params) };
 }
 
-function rememberEnvelope(key: string | undefined): void {
-  if (key === undefined) return;
-  if (acceptedEnvelopes.size >= maxAcceptedEnvelopes) acceptedEnvelopes.clear();
-  acceptedEnvelopes.add(key);
+function rememberEnvelope(meta: Record<string, unknown> | undefined, methodHeader: boolean): void {
+  if (meta === undefined) return;
+  const parts = {
+    capabilities: meta[CLIENT_CAPABILITIES_META_KEY],
+    clientInfo: meta[CLIENT_INFO_META_KEY],
+    logLevel: meta[LOG_LEVEL_META_KEY],
+  };
+  const serialised = JSON.stringify(parts);
+  if (serialised.length > maxEnvelopeLength) return;
+  if (acceptedCount >= maxAcceptedEnvelopes) {
+    acceptedEnvelopes.clear();
+    acceptedCount = 0;
+  }
+  // A copy: the handler may change the request's objects after the memo saw them.
+  const accepted: AcceptedEnvelope = {
+    ...(JSON.parse(serialised) as Pick<AcceptedEnvelope, 'capabilities' | 'clientInfo' | 'logLevel'>),
+    version: meta[PROTOCOL_VERSION_META_KEY] as string,
+    methodHeader,
+  };
+  const name = clientNameOf(meta);
+  const group = acceptedEnvelopes.get(name);
+  if (group === undefined) acceptedEnvelopes.set(name, [accepted]);
+  else group.push(accepted);
+  acceptedCount += 1;
 }
 
 /**
@@ -109,11 +175,13 @@ function rememberEnvelope(key: string | undefined): void {
  * accepted before, is routed without the SDK's second parse.
  */
 export function classifyMessage(input: InboundHttpRequest, shapeChecked = false): MessageRoute {
-  let key: string | undefined;
+  let meta: Record<string, unknown> | undefined;
+  const methodHeader = input.mcpMethodHeader !== undefined;
   if (shapeChecked) {
     if (isPlainLegacyMessage(input.body, input.protocolVersionHeader)) return legacyRoute;
-    key = requestEnvelopeKey(input);
-    if (key !== undefined && acceptedEnvelopes.has(key)) return modernRoute(input.body as JSONRPCRequest);
+    meta = envelopeMetaOf(input);
+    if (meta !== undefined && isAccepted(meta, methodHeader))
+      return modernRoute(input.body as JSONRPCRequest);
   }
   const outcome = classifyInboundRequest(input);
   if (outcome.kind === 'legacy') return { kind: 'legacy' };
@@ -139,6 +207,6 @@ export function classifyMessage(input: InboundHttpRequest, shapeChecked = false)
       error: { code: error.code, message: error.message, data: error.data },
     };
   }
-  rememberEnvelope(key);
+  rememberEnvelope(meta, methodHeader);
   return modernRoute(outcome.message);
 }

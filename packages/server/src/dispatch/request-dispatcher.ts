@@ -1,10 +1,17 @@
 /**
- * The one request path of the server. Every transport (stateless HTTP, 2025 HTTP sessions, stdio,
- * the REST endpoint) hands it an `InboundRequest`; it finds the method's route for the request's
- * era, runs the handler, encodes the result for the era and turns failures into JSON-RPC errors
- * (`to-wire-error.ts`). A handler that answers synchronously is answered synchronously.
+ * The one request path of the server. Every transport (stateless HTTP, 2025 HTTP sessions, stdio)
+ * hands it an `InboundRequest` to `dispatch`: it finds the method's route for the request's era,
+ * runs the handler, encodes the result for the era and turns failures into JSON-RPC errors
+ * (`to-wire-error.ts`). A handler that answers synchronously is answered synchronously. Callers
+ * without a wire (the REST endpoint, `McpServer.callTool`) `invoke` the same route and handler and
+ * get the handler's value, or its error as thrown. Both are traced alike (`telemetry/`).
  */
-import type { JSONRPCErrorResponse, JSONRPCResultResponse, Result } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCErrorResponse,
+  type JSONRPCResultResponse,
+  ProtocolError,
+  type Result,
+} from '@modelcontextprotocol/server';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { toWireError } from '../errors/to-wire-error.js';
 import { encodeModernResult } from '../protocol/encode-result.js';
@@ -32,12 +39,47 @@ export class RequestDispatcher {
     return trace.follow(() => this.#answer(traced));
   }
 
-  #answer(request: InboundRequest): DispatchAnswer {
+  /**
+   * Runs one request for a caller without a wire (REST, `McpServer.callTool`): the handler's
+   * result (not encoded for an era), or the error it threw, as thrown, so a local error keeps its
+   * code. Traced like `dispatch`.
+   */
+  invoke(request: InboundRequest): Promise<Result> {
+    const trace = this.#scope.telemetry.start(request);
+    try {
+      if (trace === undefined) return Promise.resolve(this.#handle(request));
+      const traced = trace.context === undefined ? request : { ...request, traceContext: trace.context };
+      return Promise.resolve(trace.followResult(() => this.#handle(traced)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The route of a request that its era and the server offer; undefined when there is none. */
+  #routeOf(request: InboundRequest): MethodRoute | undefined {
     const route = this.#routes.get(request.method);
-    if (route === undefined || !route[request.era] || route.available?.(this.#scope) === false) {
+    if (route === undefined || !route[request.era] || route.available?.(this.#scope) === false)
+      return undefined;
+    return route;
+  }
+
+  #handle(request: InboundRequest): Result | Promise<Result> {
+    const route = this.#routeOf(request);
+    if (route === undefined) {
+      throw new ProtocolError(
+        JsonRpcErrorCode.MethodNotFound,
+        methodNotFoundMessage(request, this.#routes.get(request.method)),
+      );
+    }
+    return route.handle(request, this.#scope);
+  }
+
+  #answer(request: InboundRequest): DispatchAnswer {
+    const route = this.#routeOf(request);
+    if (route === undefined) {
       return this.#error(request, {
         code: JsonRpcErrorCode.MethodNotFound,
-        message: methodNotFoundMessage(request, route),
+        message: methodNotFoundMessage(request, this.#routes.get(request.method)),
       });
     }
     const session = request.session;

@@ -18,6 +18,7 @@ import type { TaskRecord } from '../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../tasks/task-support.js';
 import {
   type ClientInputChannel,
+  noClientReason,
   sessionInputChannel,
   unavailableInputChannel,
 } from '../tools/client-input-channel.js';
@@ -31,16 +32,13 @@ import {
 import { type RunEvent, SuspendableRun } from '../tools/suspendable-run.js';
 import type { SuspendedCall } from '../tools/suspended-calls.js';
 import { isPromiseLike, toCallToolResult, toErrorResult } from '../tools/to-call-tool-result.js';
-import { createToolContext, type ToolCallContext } from '../tools/tool-context.js';
+import { createToolContext, type ToolCallContext, type ToolContextScope } from '../tools/tool-context.js';
 import { ToolExecuteOptions } from '../tools/tool-execute-options.js';
 import type { ServerScope } from './server-scope.js';
 
 const isMissingCapability = (error: unknown): boolean =>
   (ServerError.isServerError(error) && error.code === ServerErrorCode.MissingClientCapability) ||
   (ProtocolError.isInstance(error) && error.code === JsonRpcErrorCode.MissingRequiredClientCapability);
-
-const noSessionHint =
-  'this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.';
 
 /** A run that may become a task. */
 interface TaskEscalation {
@@ -93,13 +91,14 @@ export class ToolInvocation {
         ? new SuspendableRun(request.envelope?.clientCapabilities ?? {})
         : undefined;
     const escalation = run !== undefined ? this.#escalation(run) : undefined;
-    const context = createToolContext({
+    const scope: ToolContextScope = {
       request,
       inputs: inputs ?? escalation?.inputs ?? run ?? this.#legacyInputs(),
-      ...(round?.inputResponses !== undefined ? { inputResponses: round.inputResponses } : {}),
-      ...(round?.requestState !== undefined ? { requestState: round.requestState } : {}),
-      ...(escalation !== undefined ? { continueAsTask: escalation.continueAsTask } : {}),
-    });
+    };
+    if (round?.inputResponses !== undefined) scope.inputResponses = round.inputResponses;
+    if (round?.requestState !== undefined) scope.requestState = round.requestState;
+    if (escalation !== undefined) scope.continueAsTask = escalation.continueAsTask;
+    const context = createToolContext(scope);
     let value: unknown;
     try {
       value = this.#execute(context);
@@ -191,7 +190,7 @@ export class ToolInvocation {
   #legacyInputs(): ClientInputChannel {
     const session = this.#request.session;
     return session === undefined
-      ? unavailableInputChannel(noSessionHint)
+      ? unavailableInputChannel(noClientReason(this.#request))
       : sessionInputChannel(session, this.#request.id, this.#request.abort);
   }
 
@@ -231,7 +230,7 @@ export class ToolInvocation {
     const owner = this.#request.replicaId;
     return modernInputRequired(
       event.requests,
-      { m: 'tools/call', t: name, r: id, ...(owner !== undefined ? { o: owner } : {}) },
+      { method: 'tools/call', target: name, runId: id, ...(owner !== undefined ? { replica: owner } : {}) },
       this.#scope.seal,
     );
   }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
-import type { ClusterState } from '../cluster/cluster-state.js';
+import type { CallCounters } from '../cluster/cluster-state.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { failureOf, type GuardResult } from './http-failure.js';
 
@@ -19,7 +19,7 @@ function toolOf(message: JSONRPCRequest): string | undefined {
 
 /** Counts the `tools/call`s among `requests`; the first over the limit is refused (429). */
 export function checkRateLimit(
-  cluster: ClusterState,
+  cluster: CallCounters,
   callsPerMinute: number,
   principal: string,
   requests: readonly JSONRPCRequest[],

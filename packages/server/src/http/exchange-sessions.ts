@@ -3,7 +3,7 @@
  * the client (elicitation, sampling, roots): the request goes out on the call's SSE stream, and the
  * client POSTs its answer to the endpoint, where it is routed by id to the exchange still waiting.
  * Ids are unique per process; with a replica id they name the replica, so an answer POSTed to
- * another replica is forwarded here over the cluster state (see `http-server.ts`).
+ * another replica is forwarded here over the cluster state (see `cluster-wiring.ts`).
  */
 import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
 import { LegacySession as Session } from '../session/legacy-session.js';

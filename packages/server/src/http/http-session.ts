@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
-import type { ClusterLogEntry, ClusterState } from '../cluster/cluster-state.js';
+import type { ClusterLogEntry, StreamLogs } from '../cluster/cluster-state.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { supportsSsePriming } from '../protocol/protocol-versions.js';
 import type { LegacySession, SessionOutlet } from '../session/legacy-session.js';
@@ -32,7 +32,7 @@ interface SessionStream {
 
 /** Where a session's stream events are logged for other replicas. */
 export interface SessionEventLog {
-  cluster: ClusterState;
+  cluster: StreamLogs;
   /** The session's key in the cluster (a digest of its id). */
   sessionKey: string;
   /** How long a log outlives its last event. */

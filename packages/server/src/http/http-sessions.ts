@@ -21,8 +21,8 @@ import { isNotificationMessage, isRequestMessage } from '../protocol/json-rpc-me
 import { legacyProtocolVersions, negotiateLegacyVersion } from '../protocol/protocol-versions.js';
 import type { RequestAuth } from '../request/request-auth.js';
 import type { McpServer } from '../server/mcp-server.js';
-import { replicaOfRequestId } from '../session/legacy-session.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
+import { type AnswerForwarding, forwardClientAnswer } from './forward-client-answer.js';
 import { failure, failureOf, type GuardResult, writeFailure } from './http-failure.js';
 import { HttpSession, type SessionEventLog } from './http-session.js';
 import { headerValue } from './validate-standard-headers.js';
@@ -68,11 +68,13 @@ export class HttpSessions {
   readonly #sweeper: NodeJS.Timeout | undefined;
   readonly #stopForwarded: () => void;
   readonly #stopSubscriptions: () => void;
+  readonly #forwarding: AnswerForwarding;
 
   constructor(server: McpServer, options: HttpSessionsOptions) {
     this.#server = server;
     this.#dispatcher = server.dispatcher;
     this.#options = options;
+    this.#forwarding = { cluster: options.cluster, replicaId: options.replicaId, logger: options.logger };
     const idle = options.idleTimeoutMs;
     // Clients that vanish without DELETE must not hold sessions (and their memory) forever.
     this.#sweeper =
@@ -188,7 +190,10 @@ export class HttpSessions {
           const params = message.params as { requestId?: string | number; reason?: unknown } | undefined;
           if (params?.requestId !== undefined) session.cancel(params.requestId, params.reason);
         }
-      } else if (!session.resolveResponse(message as never)) this.#forward(http, message as JSONRPCResponse);
+      } else if (!session.resolveResponse(message as never)) {
+        // A response to a request another replica sent (its id names that replica) goes there.
+        forwardClientAnswer(this.#forwarding, http.id, message as JSONRPCResponse);
+      }
     }
     if (requests.length === 0) {
       response.writeHead(202, ['mcp-session-id', http.id]).end();
@@ -219,18 +224,6 @@ export class HttpSessions {
       else http.answer(message.id, answer);
     }
     return settled.length === 0 ? undefined : Promise.all(settled).then(() => undefined);
-  }
-
-  /** A response to a request another replica sent (its id names that replica) goes there. */
-  #forward(http: HttpSession, message: JSONRPCResponse): void {
-    const owner = message.id === undefined ? undefined : replicaOfRequestId(message.id);
-    if (owner === undefined || owner === this.#options.replicaId) return;
-    this.#options.cluster.forwardResponse(owner, { sessionId: http.id, message }).catch((error: unknown) => {
-      this.#options.logger.warn(
-        { error: (error as Error).message },
-        `cannot forward a client response to replica ${owner}`,
-      );
-    });
   }
 
   #existing(request: IncomingMessage, auth: RequestAuth | undefined): Found | Promise<Found> {

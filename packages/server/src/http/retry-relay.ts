@@ -9,7 +9,7 @@
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/server';
 import { CallAbort } from '../cancellation/call-abort.js';
-import type { ClusterState } from '../cluster/cluster-state.js';
+import type { RequestRelay } from '../cluster/cluster-state.js';
 import type { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { toWireError } from '../errors/to-wire-error.js';
@@ -50,7 +50,7 @@ function isRelayedRetry(payload: unknown): payload is RelayedRetry {
 
 /** Options of {@link relayRetryTo}. */
 export interface RetryRelayOptions {
-  cluster: ClusterState;
+  cluster: RequestRelay;
   /** The replica holding the parked run. */
   owner: string;
   /** The tool the state was minted for (for messages). */
@@ -122,7 +122,7 @@ function errorAnswer(request: InboundRequest, error: ServerError): JSONRPCRespon
  * (modern era, the sender's auth), its notifications sent back as partials. Returns the uninstall.
  */
 export function answerRelayedRetries(
-  cluster: ClusterState,
+  cluster: RequestRelay,
   dispatcher: RequestDispatcher,
   replicaId: string,
 ): () => void {

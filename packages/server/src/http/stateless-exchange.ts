@@ -36,6 +36,8 @@ export interface ExchangeOptions {
   replicaId?: string;
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** What serves a request: the server's dispatcher, or a relay to another replica. */
 export type RequestHandling = Pick<RequestDispatcher, 'dispatch'>;
 
@@ -61,16 +63,14 @@ export function serveStatelessRequest(
     options.era === 'legacy' && sse && options.exchanges !== undefined && message.method !== 'initialize'
       ? options.exchanges.open({ send })
       : undefined;
-  const request: InboundRequest = {
+  // Optional fields set one by one: on Node 20 a literal of conditional spreads costs more than
+  // the rest of building the request.
+  const request: Writable<InboundRequest> = {
     id: message.id,
     method: message.method,
     params: message.params as Record<string, unknown> | undefined,
     era: options.era,
     transport: 'http',
-    ...(options.envelope !== undefined ? { envelope: options.envelope } : {}),
-    ...(options.auth !== undefined ? { auth: options.auth } : {}),
-    ...(session !== undefined ? { session } : {}),
-    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
     abort,
     channel: {
       notify: (notification) => {
@@ -78,6 +78,10 @@ export function serveStatelessRequest(
       },
     },
   };
+  if (options.envelope !== undefined) request.envelope = options.envelope;
+  if (options.auth !== undefined) request.auth = options.auth;
+  if (session !== undefined) request.session = session;
+  if (options.replicaId !== undefined) request.replicaId = options.replicaId;
   response.on('close', () => {
     if (!response.writableFinished) abort.abort('The HTTP request was closed.');
   });

@@ -6,19 +6,10 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
+import { mcpNameFieldOf } from '@switchboard/core';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import { decodeMcpHeaderValue } from '../protocol/mcp-header-value.js';
 import { failure, type GuardResult } from './http-failure.js';
-
-/** Which body field `Mcp-Name` mirrors, per method. */
-const nameSource: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 
 /** One header's value, whitespace trimmed (RFC 9110 §5.5); the first of repeated ones. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -51,7 +42,7 @@ export function validateStandardHeaders(headers: IncomingHttpHeaders, message: J
       '(missing)',
     );
   }
-  const field = Object.hasOwn(nameSource, message.method) ? nameSource[message.method] : undefined;
+  const field = mcpNameFieldOf(message.method);
   if (field === undefined) return { ok: true };
   const source = (message.params as Record<string, unknown> | undefined)?.[field];
   const bodyValue = typeof source === 'string' ? source : undefined;

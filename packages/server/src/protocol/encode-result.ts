@@ -31,7 +31,10 @@ export function encodeModernResult(
   serverInfo: Implementation,
   cacheHint: CacheHint | undefined,
 ): Result {
-  const encoded: Record<string, unknown> = { ...result };
+  // A key-by-key copy, not `{ ...result }`: on Node 20 a spread copy that then gains keys costs
+  // microseconds per result (more than the rest of an echo call), and the copy always gains some.
+  const encoded: Record<string, unknown> = {};
+  for (const key in result) encoded[key] = (result as Record<string, unknown>)[key];
   if (encoded.resultType === undefined) encoded.resultType = 'complete';
   const meta = result._meta;
   if (meta === undefined) encoded._meta = { [SERVER_INFO_META_KEY]: serverInfo };

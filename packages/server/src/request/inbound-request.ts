@@ -18,7 +18,11 @@ export interface InboundRequest {
   readonly id: RequestId;
   readonly method: string;
   readonly params: Record<string, unknown> | undefined;
-  /** `modern`: 2026-07-28, stateless, `_meta` envelope; `legacy`: the 2025 family. */
+  /**
+   * `modern`: 2026-07-28, stateless, `_meta` envelope; `legacy`: the 2025 family. A request that
+   * came through no MCP protocol (see `entry`) is served by the 2025 rules: a plain result, and no
+   * round trips to the client.
+   */
   readonly era: ProtocolEra;
   /** The modern request's `_meta` envelope. */
   readonly envelope?: RequestEnvelope;
@@ -35,6 +39,11 @@ export interface InboundRequest {
   readonly replicaId?: string;
   /** The wire it came over (`network.transport` of its span): stdio or HTTP; absent in-process. */
   readonly transport?: 'stdio' | 'http';
+  /**
+   * How a request that is not an MCP message entered: the REST endpoint or `McpServer.callTool`
+   * (an in-process call). Absent for MCP requests. Such a caller cannot be asked for input.
+   */
+  readonly entry?: 'rest' | 'in-process';
   /**
    * The OpenTelemetry `Context` of the request's server span, set by the dispatcher while
    * tracing: what the handler calls out (a gateway's upstream call) is its child.

@@ -40,7 +40,6 @@ import type { PromptDefinition } from '../catalog/prompt-definition.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../catalog/resource-definition.js';
 import { ResourceSubscriptions } from '../catalog/resource-subscriptions.js';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
-import { callTool } from '../dispatch/handlers/tools-handlers.js';
 import { type MethodRoute, methodTable } from '../dispatch/method-table.js';
 import { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import type { ServerScope } from '../dispatch/server-scope.js';
@@ -320,16 +319,16 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   }
 
   async callTool(name: string, args: unknown, options: LocalCallToolOptions = {}): Promise<CallToolResult> {
-    // The same handler as `tools/call`, without the wire: a local error keeps its code.
-    const request = {
+    // The dispatcher's `tools/call`, without the wire: traced, and a local error keeps its code.
+    return (await this.dispatcher.invoke({
       id: 0,
       method: 'tools/call',
       params: { name, arguments: (args ?? {}) as Record<string, unknown> },
-      era: 'legacy' as const,
+      era: 'legacy',
+      entry: 'in-process',
       channel: silentChannel,
       abort: new CallAbort(options.signal),
-    };
-    return (await callTool(request, this)) as CallToolResult;
+    })) as CallToolResult;
   }
 
   async notifyResourceUpdated(uri: string): Promise<void> {

@@ -8,7 +8,7 @@
  * registered, or without `@opentelemetry/api`, `start` returns undefined and nothing else runs.
  */
 
-import type { JSONRPCResponse } from '@modelcontextprotocol/server';
+import type { JSONRPCResponse, Result } from '@modelcontextprotocol/server';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
 import type { TelemetrySetting } from '@switchboard/core';
 import {
@@ -28,6 +28,7 @@ import {
   toolErrorType,
 } from '@switchboard/core';
 import { digestSessionId } from '@switchboard/core/node';
+import { toWireError } from '../errors/to-wire-error.js';
 import type { DispatchAnswer } from '../request/dispatch-answer.js';
 import type { InboundRequest } from '../request/inbound-request.js';
 import { isPromiseLike } from '../tools/to-call-tool-result.js';
@@ -43,6 +44,11 @@ export interface RequestTrace {
   readonly context: unknown;
   /** Runs the request's handler with the span active, and ends the span when its answer settles. */
   follow(answer: () => DispatchAnswer): DispatchAnswer;
+  /**
+   * The same for a request answered in-process (REST, `callTool`): its result, or the error it
+   * throws, recorded as the wire would answer it (the JSON-RPC code of `to-wire-error.ts`).
+   */
+  followResult(run: () => Result | Promise<Result>): Result | Promise<Result>;
 }
 
 /** Starts the telemetry of each request of one server. */
@@ -94,11 +100,17 @@ function requestAttributes(request: InboundRequest): {
 /** What a failed answer records; undefined for a success. */
 function failureOf(answer: JSONRPCResponse | undefined): McpOperationFailure | undefined {
   if (answer === undefined) return { errorType: cancelledErrorType, message: 'the request was cancelled' };
-  if ('error' in answer) {
-    const code = String(answer.error.code);
-    return { errorType: code, statusCode: code, message: answer.error.message };
-  }
-  if ((answer.result as { isError?: unknown }).isError === true)
+  if ('error' in answer) return wireFailure(answer.error);
+  return resultFailure(answer.result);
+}
+
+function wireFailure(error: { code: number; message: string }): McpOperationFailure {
+  const code = String(error.code);
+  return { errorType: code, statusCode: code, message: error.message };
+}
+
+function resultFailure(result: Result): McpOperationFailure | undefined {
+  if ((result as { isError?: unknown }).isError === true)
     return { errorType: toolErrorType, message: 'the tool reported an error (isError)' };
   return undefined;
 }
@@ -141,24 +153,37 @@ class TracedRequest implements RequestTrace {
   }
 
   follow(answer: () => DispatchAnswer): DispatchAnswer {
-    let settled: DispatchAnswer;
+    return this.#follow(answer, failureOf, (error) => this.#fail(error));
+  }
+
+  followResult(run: () => Result | Promise<Result>): Result | Promise<Result> {
+    return this.#follow(run, resultFailure, (error) => this.#record.end(wireFailure(toWireError(error))));
+  }
+
+  /** Runs `run` with the span active; ends the record with what it settled to, or threw. */
+  #follow<T>(
+    run: () => T | Promise<T>,
+    failed: (value: T) => McpOperationFailure | undefined,
+    threw: (error: unknown) => void,
+  ): T | Promise<T> {
+    let settled: T | Promise<T>;
     try {
-      settled = this.context === undefined ? answer() : this.#api.context.with(this.context, answer);
+      settled = this.context === undefined ? run() : this.#api.context.with(this.context, run);
     } catch (error) {
-      this.#fail(error);
+      threw(error);
       throw error;
     }
     if (!isPromiseLike(settled)) {
-      this.#record.end(failureOf(settled));
+      this.#record.end(failed(settled as T));
       return settled;
     }
-    return settled.then(
-      (response) => {
-        this.#record.end(failureOf(response));
-        return response;
+    return (settled as Promise<T>).then(
+      (value) => {
+        this.#record.end(failed(value));
+        return value;
       },
       (error: unknown) => {
-        this.#fail(error);
+        threw(error);
         throw error;
       },
     );

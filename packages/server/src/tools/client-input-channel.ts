@@ -7,6 +7,7 @@ import type { ClientCapabilities, RequestId } from '@modelcontextprotocol/server
 import type { CallAbort } from '../cancellation/call-abort.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { type ClientInputRequest, missingClientCapabilities } from '../protocol/client-input-request.js';
+import type { InboundRequest } from '../request/inbound-request.js';
 import type { LegacySession } from '../session/legacy-session.js';
 
 /** Asks the client for input on behalf of a running call. */
@@ -42,6 +43,14 @@ export function sessionInputChannel(
       });
     },
   };
+}
+
+/** Why a request with no way to its client cannot ask it, and what would make it possible. */
+export function noClientReason(request: InboundRequest): string {
+  if (request.entry === 'rest') return 'this REST call has no client to answer: call the tool over MCP.';
+  if (request.entry === 'in-process')
+    return 'this in-process call (callTool) has no client to answer: call the tool over MCP.';
+  return 'this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.';
 }
 
 /** The channel where the client cannot be asked; `why` says what would make it possible. */

@@ -19,6 +19,7 @@ import {
   missingClientCapabilities,
 } from '../protocol/client-input-request.js';
 import type { InboundRequest } from '../request/inbound-request.js';
+import { noClientReason } from './client-input-channel.js';
 import type { RequestStateSeal, SealedState } from './request-state-seal.js';
 
 /** The call a multi-round state belongs to. */
@@ -148,7 +149,9 @@ export async function answerInputRequired(
       const toolState = current.requestState;
       return modernInputRequired(
         requests,
-        toolState === undefined ? undefined : { m: target.method, t: target.target, s: toolState },
+        toolState === undefined
+          ? undefined
+          : { method: target.method, target: target.target, handlerState: toolState },
         seal,
       );
     }
@@ -157,7 +160,7 @@ export async function answerInputRequired(
       const methods = [...new Set(Object.values(requests).map((entry) => entry.method))].join(', ');
       throw new ServerError({
         code: ServerErrorCode.ClientInputUnavailable,
-        message: `${target.method} "${target.target}" needs input from the client (${methods}), but this 2025-era request came without a session: serve with { session: true } (or over stdio), or call from a 2026-07-28 client.`,
+        message: `${target.method} "${target.target}" needs input from the client (${methods}), but ${noClientReason(request)}`,
       });
     }
     if (round >= maxLegacyRounds) {

@@ -10,18 +10,46 @@ import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 
-/** What a sealed state holds. */
+/** What a sealed state says about the call it belongs to. */
 export interface SealedState {
   /** The method it was minted for. */
-  m: string;
+  method: string;
   /** The tool name, prompt name or URI it was minted for. */
-  t: string;
+  target: string;
   /** A parked run's id (a tool suspended in `elicit`/`sample`/`listRoots`). */
-  r?: string;
+  runId?: string;
   /** The `requestState` the tool (or prompt) returned itself. */
+  handlerState?: string;
+  /** The replica holding the parked run (`runId`), where a replica id is configured. */
+  replica?: string;
+}
+
+/**
+ * The state as sealed: one-letter keys, since the token travels in every retry's body. Only this
+ * file reads them; tokens minted by earlier versions (the same keys) still open.
+ */
+interface WireState {
+  m: string;
+  t: string;
+  r?: string;
   s?: string;
-  /** The replica holding the parked run (`r`), where a replica id is configured. */
   o?: string;
+}
+
+function toWire(state: SealedState): WireState {
+  const wire: WireState = { m: state.method, t: state.target };
+  if (state.runId !== undefined) wire.r = state.runId;
+  if (state.handlerState !== undefined) wire.s = state.handlerState;
+  if (state.replica !== undefined) wire.o = state.replica;
+  return wire;
+}
+
+function fromWire(wire: WireState): SealedState {
+  const state: SealedState = { method: wire.m, target: wire.t };
+  if (typeof wire.r === 'string') state.runId = wire.r;
+  if (typeof wire.s === 'string') state.handlerState = wire.s;
+  if (typeof wire.o === 'string') state.replica = wire.o;
+  return state;
 }
 
 /** Options of the seal (`createMcpServer({ requestState })`). */
@@ -42,10 +70,13 @@ export interface RequestStateOptions {
   ttlSeconds?: number;
 }
 
-/** Seals and opens `requestState`. */
+/**
+ * Seals and opens `requestState`: a typed codec over the SDK's (as its `RequestStateCodec<T>`),
+ * whose callers see {@link SealedState} and never the wire keys.
+ */
 export class RequestStateSeal {
   /** One codec per key; the first seals. */
-  readonly #codecs: ReadonlyArray<RequestStateCodec<SealedState>>;
+  readonly #codecs: ReadonlyArray<RequestStateCodec<WireState>>;
   /** Validity of a state, ms (parked runs expire with it). */
   readonly ttlMs: number;
 
@@ -61,7 +92,7 @@ export class RequestStateSeal {
     const keys = options.keys ?? [options.key ?? randomBytes(32)];
     this.#codecs = keys.map((key, index) => {
       try {
-        return createRequestStateCodec<SealedState>({ key, ttlSeconds });
+        return createRequestStateCodec<WireState>({ key, ttlSeconds });
       } catch (error) {
         throw new ServerError({
           code: ServerErrorCode.ConfigInvalid,
@@ -75,7 +106,7 @@ export class RequestStateSeal {
 
   /** Seals `state` into the wire string. */
   seal(state: SealedState): Promise<string> {
-    return (this.#codecs[0] as RequestStateCodec<SealedState>).mint(state);
+    return (this.#codecs[0] as RequestStateCodec<WireState>).mint(toWire(state));
   }
 
   /** The state sealed in `token` under any of the keys; rejects with the codec's reason. */
@@ -84,7 +115,7 @@ export class RequestStateSeal {
     for (const codec of this.#codecs) {
       try {
         // The context argument only matters for codecs with a `bind` callback, which these have not.
-        return await codec.verify(token, undefined as never);
+        return fromWire(await codec.verify(token, undefined as never));
       } catch (error) {
         failure = error;
         // Only a MAC mismatch means "another key may open it"; expired or malformed is final.
@@ -99,8 +130,8 @@ export class RequestStateSeal {
     if (typeof token !== 'string') return undefined;
     try {
       const state = await this.#verify(token);
-      return state.m === method && state.r !== undefined && typeof state.o === 'string'
-        ? { replica: state.o, target: state.t }
+      return state.method === method && state.runId !== undefined && state.replica !== undefined
+        ? { replica: state.replica, target: state.target }
         : undefined;
     } catch {
       // Refused with the full reason where the retry is served.
@@ -121,9 +152,9 @@ export class RequestStateSeal {
         `"requestState" failed its integrity check (${(error as Error).message}): it was altered, expired, or minted by another server`,
       );
     }
-    if (state.m !== method || state.t !== target) {
+    if (state.method !== method || state.target !== target) {
       throw invalidState(
-        `"requestState" was minted for ${state.m} "${state.t}", not for ${method} "${target}"`,
+        `"requestState" was minted for ${state.method} "${state.target}", not for ${method} "${target}"`,
       );
     }
     return state;

@@ -58,7 +58,7 @@ export async function getPrompt(request: InboundRequest, scope: ServerScope): Pr
   const retry = await openRetry(request, target, scope.seal);
   const first: RoundInput = {};
   if (retry?.responses !== undefined) first.inputResponses = retry.responses;
-  if (retry?.state?.s !== undefined) first.requestState = retry.state.s;
+  if (retry?.state?.handlerState !== undefined) first.requestState = retry.state.handlerState;
   const result = await findPrompt(request, scope, name, args, first);
   if (!isInputRequired(result)) return result as Result;
   return answerInputRequired(request, result, target, scope.seal, (round) =>

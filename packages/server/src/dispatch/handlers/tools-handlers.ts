@@ -61,11 +61,11 @@ async function resumeToolCall(
   name: string,
 ): Promise<Result> {
   const retry = await openRetry(request, { method: 'tools/call', target: name }, scope.seal);
-  const runId = retry?.state?.r;
+  const runId = retry?.state?.runId;
   if (runId === undefined) {
     return invocation.run({
       ...(retry?.responses !== undefined ? { inputResponses: retry.responses } : {}),
-      ...(retry?.state?.s !== undefined ? { requestState: retry.state.s } : {}),
+      ...(retry?.state?.handlerState !== undefined ? { requestState: retry.state.handlerState } : {}),
     });
   }
   const parked = scope.suspended.take(runId);

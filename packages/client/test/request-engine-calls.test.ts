@@ -1,6 +1,6 @@
-// Plain tool calls go on the client's direct lane (direct-tool-calls.ts), beside the SDK's request
-// funnel: these tests pin that it behaves as the funnel does — progress, cancellation the server
-// sees, deadlines, results as the server sent them — in both eras and over HTTP and stdio.
+// Tool calls through the connection's request engine (request-engine.ts): progress, cancellation
+// the server sees, deadlines, results as the server sent them — with or without handlers of their
+// own — in both eras and over HTTP and stdio.
 import http from 'node:http';
 import { everythingStdio, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function modernHttpClient(): Promise<McpClient> {
 
 const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0]?.text;
 
-describe('the direct call lane', () => {
+describe('calls through the request engine', () => {
   it('modern HTTP: reports progress, then an abort closes the stream and the server sees the cancellation', async () => {
     const client = await modernHttpClient();
     const before = slowCalls.cancelled;
@@ -114,10 +114,10 @@ describe('the direct call lane', () => {
     ).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
-  it('gives the result as the server sent it, without resultType, like the SDK path', async () => {
+  it('gives the result as the server sent it, without resultType, with or without handlers of its own', async () => {
     const client = await modernHttpClient();
     const direct = await client.callTool('add', { a: 2, b: 3 });
-    // A call with handlers of its own takes the SDK's funnel: both must agree.
+    // A call with handlers of its own takes the same path: both must agree.
     const funnel = await client.callTool(
       'add',
       { a: 2, b: 3 },

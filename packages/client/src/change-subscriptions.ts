@@ -1,0 +1,107 @@
+/**
+ * Change notifications on a 2026-07-28 connection: they come on `subscriptions/listen` streams
+ * the client opens (no server pushes unasked). One stream carries the `list_changed` kinds the
+ * server declares; another the updates of the resources subscribed to, opened anew whenever that
+ * set changes. A stream is open once the server acknowledges it (bounded: a server that never
+ * does must not hold a connect up); the notifications it carries reach the connection's handlers
+ * as a 2025 server's would.
+ */
+import { SdkError, SdkErrorCode, type SubscriptionFilter } from '@modelcontextprotocol/client';
+import { ClientError, ClientErrorCode } from './client-error.js';
+import type { RequestEngine } from './request-engine.js';
+
+/** One open stream. */
+export interface ChangeSubscription {
+  /** What the server agreed to send (its acknowledgement). */
+  readonly honored: SubscriptionFilter;
+  close(): Promise<void>;
+}
+
+/** Opens a `subscriptions/listen` stream; resolves once the server acknowledged it within `ackTimeoutMs`. */
+export function listen(
+  engine: RequestEngine,
+  filter: SubscriptionFilter,
+  ackTimeoutMs: number,
+): Promise<ChangeSubscription> {
+  return new Promise((resolve, reject) => {
+    let open = false;
+    let timer: NodeJS.Timeout | undefined;
+    const close = engine.openStream(
+      'subscriptions/listen',
+      { notifications: filter },
+      {
+        acknowledged(params) {
+          clearTimeout(timer);
+          open = true;
+          const honored = (params.notifications ?? {}) as SubscriptionFilter;
+          resolve({ honored, close });
+        },
+        ended(error) {
+          clearTimeout(timer);
+          if (!open) reject(error);
+        },
+      },
+    );
+    if (!engine.open) return;
+    timer = setTimeout(() => {
+      void close();
+      reject(
+        new SdkError(SdkErrorCode.RequestTimeout, 'subscriptions/listen ack timed out', {
+          timeout: ackTimeoutMs,
+        }),
+      );
+    }, ackTimeoutMs);
+  });
+}
+
+/** The subscriptions of one modern connection: `list_changed` kinds and subscribed resources. */
+export class ChangeSubscriptions {
+  private changes: ChangeSubscription | undefined;
+  private resources: ChangeSubscription | undefined;
+  private readonly subscribed = new Set<string>();
+
+  constructor(
+    private readonly engine: RequestEngine,
+    private readonly server: string,
+    /** How long a server may take to acknowledge a stream. */
+    private readonly ackTimeoutMs: number,
+  ) {}
+
+  /** Opens the stream of the `list_changed` kinds in `filter` (nothing when it is empty) within `ackTimeoutMs`. */
+  async listenForChanges(filter: SubscriptionFilter, ackTimeoutMs: number): Promise<void> {
+    if (Object.keys(filter).length === 0) return;
+    this.changes = await listen(this.engine, filter, ackTimeoutMs);
+  }
+
+  /** Adds or removes a subscribed resource: the stream of updates is opened anew for the new set. */
+  async setResource(uri: string, subscribed: boolean): Promise<void> {
+    if (subscribed) this.subscribed.add(uri);
+    else this.subscribed.delete(uri);
+    const previous = this.resources;
+    this.resources = undefined;
+    if (this.subscribed.size > 0) {
+      const wanted = [...this.subscribed];
+      const subscription = await listen(this.engine, { resourceSubscriptions: wanted }, this.ackTimeoutMs);
+      const honored = new Set(subscription.honored.resourceSubscriptions ?? []);
+      const refused = wanted.filter((item) => !honored.has(item));
+      if (refused.length > 0) {
+        await subscription.close();
+        for (const item of refused) this.subscribed.delete(item);
+        // The stream before this one still carries the others.
+        this.resources = previous;
+        throw new ClientError({
+          code: ClientErrorCode.ServerError,
+          message: `MCP server "${this.server}" did not agree to send updates for ${refused.join(', ')} (it acknowledged the subscription without them: it may not support resource subscriptions). Read the resource again when you need it.`,
+          context: { server: this.server, refused },
+        });
+      }
+      this.resources = subscription;
+    }
+    await previous?.close();
+  }
+
+  async close(): Promise<void> {
+    await this.changes?.close().catch(() => {});
+    await this.resources?.close().catch(() => {});
+  }
+}
