@@ -35,6 +35,7 @@ import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
 import { type ConnectionTrust, createConnectionTrust } from './connection-trust.js';
 import { createSharedValidator } from './core-tool-steps.js';
+import { createFallbackTrustStore } from './fallback-trust-store.js';
 import { createCrossServerCatalog } from './cross-server-catalog.js';
 import type { McpClient } from './mcp-client.js';
 import type { CallToolOptions, McpClientOptions } from './mcp-client-options.js';
@@ -273,8 +274,10 @@ export async function connectMcp(
   const recorder = createStoreRecorder(options.store, logger);
   const { rules, store: trustStore, ...trustPolicy } = options.trust ?? {};
   const serverEntries = new Map<string, ServerEntry>(entries);
+  const persistentTrust = options.store?.trustStore ?? trustStore;
   const trust = createConnectionTrust({
-    store: options.store?.trustStore ?? trustStore,
+    // A store that fails (corrupt, unwritable, down) leaves the pins in memory, with one warning.
+    store: persistentTrust === undefined ? undefined : createFallbackTrustStore(persistentTrust, logger),
     policy: trustPolicy,
     serverPolicy: (server) => serverEntries.get(server)?.trust,
     checker: rules === undefined ? undefined : createToolChecker({ rules }),

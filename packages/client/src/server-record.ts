@@ -135,12 +135,15 @@ export function createServerRecord(
     // Restored tools are not reviewed (the store keeps no output schema or _meta, so their digests
     // would differ): only those pinned by name go in, and the live listing is reviewed on connect.
     if (restored) {
+      const records = await shared.trust.records({ server: name });
       const pinned = new Set(
-        (await shared.trust.records({ server: name }))
-          .filter((record) => record.status === 'approved')
-          .map((record) => record.tool),
+        records.filter((record) => record.status === 'approved').map((record) => record.tool),
       );
-      if (shared.trust.policyOf(name).pin === 'block') {
+      const policy = shared.trust.policyOf(name);
+      // A server with no pins at all is new to trust: its first listing will be trusted on first
+      // use (unless new servers are quarantined), so what the store remembers of it goes in.
+      const unpinned = records.length === 0 && policy.newServers === 'trust';
+      if (policy.pin === 'block' && !unpinned) {
         lastRestored = true;
         lastListed = list.filter((tool) => pinned.has(tool.name));
         register(lastListed, true);
