@@ -8,6 +8,7 @@
 
 import { type Logger, silentLogger } from '../logger.js';
 import { SwitchboardError } from '../switchboard-error.js';
+import { sameModelVisibleDefinition } from './same-definition.js';
 import { createToolChecker, type ToolChecker, type ToolToCheck } from './tool-checker.js';
 import {
   canonicalToolDefinition,
@@ -173,8 +174,15 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
     const changed = new Set<string>();
     const restale = new Set<string>();
     for (const tool of tools) {
-      const definition = canonicalToolDefinition(tool);
       const cached = cache.get(tool.name);
+      // The common case first: the very definition reviewed last time, compared without writing its text.
+      if (cached !== undefined && sameModelVisibleDefinition(cached.tool, tool)) {
+        cached.tool = tool;
+        reviewed.set(tool.name, cached);
+        if (cached.namesVersion !== namesVersion) restale.add(tool.name);
+        continue;
+      }
+      const definition = canonicalToolDefinition(tool);
       if (cached !== undefined && cached.definition === definition) {
         cached.tool = tool;
         reviewed.set(tool.name, cached);
