@@ -39,17 +39,32 @@ async function served(gateway: Gateway): Promise<string> {
   return handle.url;
 }
 
-async function legacyClient(url: string): Promise<Downstream> {
-  const client = new V1Client({ name: 'v1-session', version: '1.0.0' });
-  const downstream: Downstream = {
+/** What either SDK's client offers the tests (both answer `listTools` and `callTool` alike). */
+interface SdkClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+function downstreamOf(client: SdkClient): Downstream {
+  return {
     listChanged: 0,
     names: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
     call: async (name) => {
-      const result = await client.callTool({ name, arguments: { a: 1, b: 2 } });
-      const content = result.content as Array<{ text?: string }>;
-      return { isError: result.isError === true, text: content.map((block) => block.text ?? '').join('') };
+      const result = (await client.callTool({ name, arguments: { a: 1, b: 2 } })) as {
+        isError?: boolean;
+        content: Array<{ text?: string }>;
+      };
+      return {
+        isError: result.isError === true,
+        text: result.content.map((block) => block.text ?? '').join(''),
+      };
     },
   };
+}
+
+async function legacyClient(url: string): Promise<Downstream> {
+  const client = new V1Client({ name: 'v1-session', version: '1.0.0' });
+  const downstream = downstreamOf(client as unknown as SdkClient);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     downstream.listChanged++;
   });
@@ -63,15 +78,7 @@ async function modernClient(url: string): Promise<Downstream> {
     { name: 'v2-modern', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  const downstream: Downstream = {
-    listChanged: 0,
-    names: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
-    call: async (name) => {
-      const result = await client.callTool({ name, arguments: { a: 1, b: 2 } });
-      const content = result.content as Array<{ text?: string }>;
-      return { isError: result.isError === true, text: content.map((block) => block.text ?? '').join('') };
-    },
-  };
+  const downstream = downstreamOf(client as unknown as SdkClient);
   client.setNotificationHandler('notifications/tools/list_changed', () => {
     downstream.listChanged++;
   });
