@@ -11,6 +11,10 @@
  *   with the pins, and the checks run on any definition not seen before.
  * A listing is `refreshTools(server)`: the request, the review, the registry update.
  * listRatio = pinned p50 / off p50. Target ≤ 1.02.
+ * `steadyReview`: the review alone of a re-listing (a fresh parse of the same 1,000 tools, against
+ * a trust that pinned them), as a share of the `off` listing's p50 — the part of `listRatio` that
+ * is trust's, free of the machine's noise (which on a shared machine swamps a 2 % difference in
+ * whole listings). `cpu`: the client process's CPU per listing, per side.
  * `firstUse`: a first review of the 1,000 tools (digests, every rule, the pins written), on a new
  * trust each time, as a share of the `off` listing's p50 — what a server's first connect adds once.
  * callRatio = pinned p50 / off p50 of `echo` calls (the trust link: one Map read). Target: ≈ 1.
@@ -104,6 +108,9 @@ for (const connection of Object.values(sides)) {
 }
 
 const listings: Record<keyof typeof sides, number[]> = { off: [], pinned: [] };
+const listingCpu: Record<keyof typeof sides, number[]> = { off: [], pinned: [] };
+const steadyReview: number[] = [];
+const toolsText = JSON.stringify(tools);
 const calls: Record<keyof typeof sides, number[]> = { off: [], pinned: [] };
 const firstUse: number[] = [];
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -114,16 +121,27 @@ for (const connection of Object.values(sides)) {
   for (let index = 0; index < 50; index++) await connection.callTool('mcp__many__echo', { message: 'hi' });
 }
 for (let index = 0; index < 2; index++) await createToolTrust({ sha256 }).review('many', tools);
+const steady = createToolTrust({ sha256 });
+for (let index = 0; index < 5; index++) await steady.review('many', JSON.parse(toolsText) as TrustableTool[]);
 
 for (let round = 0; round < rounds; round++) {
   // Alternate which side goes first, so that a busy moment of the machine hits both alike.
   const order = round % 2 === 0 ? (['off', 'pinned'] as const) : (['pinned', 'off'] as const);
   for (const side of order) {
     for (let index = 0; index < listingsPerRound; index++) {
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await sides[side].refreshTools('many');
       listings[side].push(performance.now() - started);
+      const used = process.cpuUsage(cpu);
+      listingCpu[side].push((used.user + used.system) / 1000);
     }
+  }
+  for (let index = 0; index < listingsPerRound; index++) {
+    const fresh = JSON.parse(toolsText) as TrustableTool[];
+    const started = performance.now();
+    await steady.review('many', fresh);
+    steadyReview.push(performance.now() - started);
   }
   for (let index = 0; index < listingsPerRound; index++) {
     const trust = createToolTrust({ sha256 });
@@ -147,12 +165,20 @@ rmSync(directory, { recursive: true, force: true });
 const list = { off: summary(listings.off), pinned: summary(listings.pinned) };
 const call = { off: summary(calls.off), pinned: summary(calls.pinned) };
 const first = summary(firstUse);
+const steadySummary = summary(steadyReview);
+const cpu = { off: summary(listingCpu.off), pinned: summary(listingCpu.pinned) };
 const report = {
   node: process.version,
   tools: toolCount,
   rounds,
   list,
   listRatio: Number((list.pinned.p50Us / list.off.p50Us).toFixed(3)),
+  steadyReview: {
+    ...steadySummary,
+    shareOfListing: Number((steadySummary.p50Us / list.off.p50Us).toFixed(4)),
+  },
+  cpu,
+  cpuRatio: Number((cpu.pinned.p50Us / cpu.off.p50Us).toFixed(3)),
   firstUse: { ...first, shareOfListing: Number((first.p50Us / list.off.p50Us).toFixed(3)) },
   call,
   callRatio: Number((call.pinned.p50Us / call.off.p50Us).toFixed(3)),
@@ -168,6 +194,10 @@ else {
       line('trust off', list.off),
       line('pinned (default)', list.pinned),
       `  ratio pinned/off: ${report.listRatio} (target ≤ 1.02)`,
+      line('client CPU, trust off', cpu.off),
+      line('client CPU, pinned', cpu.pinned),
+      `  CPU ratio pinned/off: ${report.cpuRatio}`,
+      `re-listing review alone: ${line('', steadySummary).trim()}  = ${report.steadyReview.shareOfListing} × a listing`,
       `first review of ${toolCount} tools: ${line('', first).trim()}  = ${report.firstUse.shareOfListing} × a listing`,
       'tools/call (echo):',
       line('trust off', call.off),
