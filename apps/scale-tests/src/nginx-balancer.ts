@@ -6,8 +6,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type NginxAddress, renderNginxConfig } from '@switchboard/cli';
+import { waitForPort } from '@switchboard/test-helpers';
 import { type AccessLogEntry, readAccessLog } from './access-log.js';
-import { stopProcess, waitForHttp } from './process-control.js';
+import { stopProcess } from './process-control.js';
 
 /** The nginx binary: $SWITCHBOARD_NGINX, Debian's, or the first on PATH. */
 export function nginxBinary(env: Record<string, string | undefined> = process.env): string {
@@ -81,10 +82,13 @@ export async function startNginxBalancer(
     },
   };
   try {
-    await waitForHttp(`http://127.0.0.1:${options.port}/health`, {
+    await waitForPort(options.port, {
       process: child,
       timeoutMs: options.startTimeoutMs,
+      what: `nginx to listen on ${options.port}`,
     });
+    const health = await fetch(`http://127.0.0.1:${options.port}/health`);
+    if (health.status !== 200) throw new Error(`/health answered ${health.status}: ${await health.text()}`);
   } catch (error) {
     await balancer.stop();
     throw new Error(`nginx: ${(error as Error).message}\n${output}`);

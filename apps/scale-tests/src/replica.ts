@@ -3,6 +3,7 @@
  * across restarts so the balancer's upstream list stays true.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readLines, waitForExit } from '@switchboard/test-helpers';
 import { isRunning, stopProcess, waitForHttp } from './process-control.js';
 
 /** What starts one replica. */
@@ -72,16 +73,28 @@ export async function startReplica(options: ReplicaOptions, onSpawn: (child: Chi
     child.stderr?.on('data', (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-outputLimit);
     });
+    const lines = readLines(child.stderr!, `replica ${options.id}'s stderr`);
     try {
-      await waitForHttp(`${origin}/health`, { process: child, timeoutMs: options.startTimeoutMs });
-      // /ready comes with the replica features; before them a 404 means "no such check": ready.
+      // `serve` (and a fixture replica) says where it listens once it does: that line is the event.
+      await lines.find((line) => line.includes(` on ${origin}/`), {
+        timeoutMs: options.startTimeoutMs,
+        what: `replica ${options.id} to listen on ${origin}`,
+      });
+      // Readiness (Redis, the store) tells nobody when it comes: /ready is polled, as a balancer
+      // would. It comes with the replica features; before them a 404 means "no such check": ready.
       await waitForHttp(`${origin}/ready`, {
         process: child,
         accept: [200, 404],
         timeoutMs: options.startTimeoutMs,
       });
     } catch (error) {
-      throw new Error(`replica ${options.id}: ${(error as Error).message}\n${output}`);
+      // Most often the replica exited first (its stderr ended): how it exited is the news. Its
+      // 'exit' may come just after its stderr's end, so it is awaited, briefly.
+      const exit = await waitForExit(child, { timeoutMs: 1_000 }).catch(() => undefined);
+      const reason = exit
+        ? `exited (${exit.code ?? exit.signal}) before it listened`
+        : (error as Error).message;
+      throw new Error(`replica ${options.id}: ${reason}\n${output}`);
     }
   };
 

@@ -7,9 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Era } from './era-clients.js';
-import { firstText, startLoad } from './load.js';
+import { everyWorkerMade, firstText, startLoad } from './load.js';
 import { type ReplicaCluster, startReplicaCluster } from './replica-cluster.js';
-import { sleep } from './scale-env.js';
 
 let cluster: ReplicaCluster | undefined;
 
@@ -54,11 +53,17 @@ it('SIGKILL of one replica: only its in-flight calls fail, never a wrong result,
   });
   let killedAt = 0;
   try {
-    await sleep(1_500);
+    // Mid-load: every worker has made calls, so the victim has calls of its own in flight.
+    await load.calls.until(everyWorkerMade(workers.length, 10), { what: 'every worker to make 10 calls' });
     const victim = replicas[1]!;
     killedAt = performance.now();
     await victim.stop('SIGKILL');
-    await sleep(3_000);
+    // The load goes on until every worker has made 20 calls past the moment it takes to notice the
+    // kill (a 2025 call that died with the victim first waits out its 10 s timeout).
+    await load.calls.until(
+      everyWorkerMade(workers.length, 20, (record) => record.startedAt > killedAt + 1_000),
+      { timeoutMs: 60_000, what: 'every worker to make 20 calls after the kill' },
+    );
   } finally {
     await load.stop();
   }

@@ -3,6 +3,7 @@
  * through nginx until told to stop, every loop bounded in count and time, every outcome kept with
  * when it started, so a scenario can tell the calls in flight at an event from the ones after it.
  */
+import { createEventLog, type EventLog } from '@switchboard/test-helpers';
 import { type CallOutcome, connectEraClient, type Era, type EraClient } from './era-clients.js';
 
 /** One finished call. */
@@ -39,7 +40,7 @@ export interface LoadOptions {
   maxCallsPerWorker?: number;
   /** Upper bound of the whole load. @default 120000 */
   maxMs?: number;
-  /** Pause between a worker's calls. @default 2 */
+  /** Pause between a worker's calls (pacing, so that one worker does not starve the rest). @default 2 */
   pauseMs?: number;
   /** Each call's request timeout in the client. @default the SDK's (60 s) */
   callTimeoutMs?: number;
@@ -48,6 +49,8 @@ export interface LoadOptions {
 /** A running load; `stop()` ends every loop and resolves with every call made. */
 export interface Load {
   readonly records: readonly CallRecord[];
+  /** Each call as it settles: a scenario waits on these ("every worker made 5 calls"), not on time. */
+  readonly calls: EventLog<CallRecord>;
   stop(): Promise<CallRecord[]>;
 }
 
@@ -63,7 +66,7 @@ export async function startLoad(options: LoadOptions): Promise<Load> {
       ),
     );
   }
-  const records: CallRecord[] = [];
+  const calls = createEventLog<CallRecord>("the load's calls");
   const maxCalls = options.maxCallsPerWorker ?? 5_000;
   const deadline = performance.now() + (options.maxMs ?? 120_000);
   const pauseMs = options.pauseMs ?? 2;
@@ -75,7 +78,7 @@ export async function startLoad(options: LoadOptions): Promise<Load> {
       try {
         const outcome = await client.callTool(call.name, call.args);
         const problem = call.check(outcome);
-        records.push({
+        calls.push({
           era: client.era,
           worker,
           startedAt,
@@ -85,7 +88,7 @@ export async function startLoad(options: LoadOptions): Promise<Load> {
           ...(problem !== undefined ? { problem } : {}),
         });
       } catch (error) {
-        records.push({
+        calls.push({
           era: client.era,
           worker,
           startedAt,
@@ -99,13 +102,27 @@ export async function startLoad(options: LoadOptions): Promise<Load> {
     }
   });
   return {
-    records,
+    records: calls.entries,
+    calls,
     async stop() {
       stopping = true;
       await Promise.all(loops);
       await Promise.allSettled(clients.map((client) => client.close()));
-      return records;
+      return [...calls.entries];
     },
+  };
+}
+
+/** A condition on the load's calls: every worker of `workers` has `count` calls that `counts` accepts. */
+export function everyWorkerMade(
+  workers: number,
+  count: number,
+  counts: (record: CallRecord) => boolean = () => true,
+): (records: readonly CallRecord[]) => boolean {
+  return (records) => {
+    const made = new Array<number>(workers).fill(0);
+    for (const record of records) if (counts(record)) made[record.worker]! += 1;
+    return made.every((calls) => calls >= count);
   };
 }
 

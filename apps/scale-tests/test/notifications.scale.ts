@@ -6,10 +6,10 @@
  * accepted: each replica counts in Redis).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createEventLog } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { legacyHeaders, openSession, readSse } from './raw-mcp.js';
 import { type ReplicaCluster, startReplicaCluster } from './replica-cluster.js';
-import { sleep, within } from './scale-env.js';
 
 let cluster: ReplicaCluster | undefined;
 
@@ -45,16 +45,27 @@ it('a change on one replica: exactly one list_changed on each stream of every re
   ];
   const abort = new AbortController();
   const counts: Record<string, number> = {};
+  // Each stream's list_changed as it comes (the stream's name), and the listen stream's acknowledgement.
+  const delivered = createEventLog<string>('list_changed deliveries');
+  const acknowledged = createEventLog<string>('subscriptions/acknowledged');
   const readers: Array<Promise<unknown>> = [];
   const follow = (name: string, response: Response) => {
     counts[name] = 0;
     readers.push(
       readSse(response, (event) => {
-        if (event.message?.method === 'notifications/tools/list_changed') counts[name]! += 1;
+        if (event.message?.method === 'notifications/tools/list_changed') {
+          counts[name]! += 1;
+          delivered.push(name);
+        }
+        if (event.message?.method === 'notifications/subscriptions/acknowledged') acknowledged.push(name);
         return false;
       }).catch(() => {}),
     );
   };
+  /** Every stream has `count` deliveries or more. */
+  const everyStreamHas = (count: number) => Object.values(counts).every((seen) => seen >= count);
+  /** Each stream's count, exactly `count` expected. */
+  const exactly = (count: number) => Object.fromEntries(Object.keys(counts).map((name) => [name, count]));
   // 2025 GET streams on each replica (the one where the change happens included).
   for (const replica of [r0, r1, r2]) {
     const session = await openSession(replica.url);
@@ -81,22 +92,25 @@ it('a change on one replica: exactly one list_changed on each stream of every re
   });
   expect(listen.status).toBe(200);
   follow(`2026-07-28 on ${r2.id}`, listen);
-  await sleep(300);
+  // The GET streams are open once their headers came; the listen stream once it is acknowledged.
+  await acknowledged.atLeast(1);
 
   const changer = await modernClient(r0.url);
   const tookMs: number[] = [];
   try {
-    for (let change = 1; change <= 3; change++) {
+    // Three measured changes, then a fourth as a barrier: a change delivered twice would have its
+    // copy on a stream before the next change (each stream delivers in order), so every change is
+    // checked to have come exactly once once the next one has reached every stream.
+    for (let change = 1; change <= 4; change++) {
       const result = await changer.callTool({ name: 'mcp__work__grow', arguments: {} });
       expect(result.isError).not.toBe(true);
-      const took = await within(2_000, async () => Object.values(counts).every((count) => count >= change));
-      expect(took, `change ${change} reached every stream: ${JSON.stringify(counts)}`).toBeGreaterThanOrEqual(
-        0,
-      );
-      tookMs.push(Math.round(took));
-      // Time for a duplicate to show, before the next change.
-      await sleep(500);
-      expect(counts).toEqual(Object.fromEntries(Object.keys(counts).map((name) => [name, change])));
+      const started = performance.now();
+      await delivered.until(() => everyStreamHas(change), {
+        timeoutMs: 2_000,
+        what: `change ${change} to reach every stream (${JSON.stringify(counts)})`,
+      });
+      if (change <= 3) tookMs.push(Math.round(performance.now() - started));
+      expect(counts).toEqual(exactly(change));
     }
   } finally {
     await changer.close();

@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { freePorts } from '@switchboard/test-helpers';
+import { freePorts, waitForClockPast, waitForPort } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stopProcess } from '../src/index.js';
 import { type CallOutcome, connectEraClient, type EraClient } from './era-clients.js';
@@ -30,23 +30,11 @@ async function startRedis(): Promise<void> {
       stdio: 'ignore',
     },
   );
-  const { Redis } = await import('ioredis');
-  const probe = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on('error', () => {});
-  const took = await within(
-    10_000,
-    async () => {
-      try {
-        await probe.connect().catch(() => {});
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    },
-    100,
-  );
-  probe.disconnect();
-  if (took < 0) throw new Error(`redis-server on ${redisPort} did not start`);
+  await waitForPort(redisPort, {
+    process: redis,
+    timeoutMs: 10_000,
+    what: `redis-server to listen on ${redisPort}`,
+  });
 }
 
 beforeAll(async () => {
@@ -98,6 +86,7 @@ it('Redis stopped for 15 s: stateless calls go on, session requests 503 at once,
       sessionMs.push(performance.now() - started);
       sessionStatuses.push(answer.status);
       if (answer.status === 503) bodyOf503 = answer.body;
+      // Pacing, not a wait: the outage lasts 15 s by the clock, and the load need not be flat out.
       await sleep(100);
     }
     // Readiness says so too, while it lasts.
@@ -159,8 +148,9 @@ it('500 clients that never DELETE: keys expire and memory plateaus after the idl
         }
       }),
     );
-    // Idle TTL, plus the sweep's period.
-    await sleep(idleSeconds * 1000 + 2_500);
+    // The idle TTL is time, so the clock is the event: past the last use by the TTL, one sweep
+    // period (half the TTL) and a second of slack for a sweep that runs late under load.
+    await waitForClockPast(Date.now() + idleSeconds * 1000 * 1.5 + 1_000);
     rounds.push(replicas.reduce((sum, replica) => sum + rssMiB(replica.process.pid!), 0));
   }
   const left = await keys.keys();

@@ -6,9 +6,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Era } from './era-clients.js';
-import { firstText, startLoad } from './load.js';
+import { everyWorkerMade, firstText, startLoad } from './load.js';
 import { type ReplicaCluster, startReplicaCluster } from './replica-cluster.js';
-import { sleep } from './scale-env.js';
 
 let cluster: ReplicaCluster | undefined;
 
@@ -41,15 +40,27 @@ it('SIGTERM and restart of each replica in turn under load: 0 failed calls', asy
   });
   const restarts: string[] = [];
   try {
-    await sleep(500);
+    // The load is under way before the first restart: every worker has made calls already.
+    await load.calls.until(everyWorkerMade(workers.length, 5), { what: 'every worker to make 5 calls' });
     for (const replica of replicas) {
       const ended = await replica.stop('SIGTERM');
       // A drained replica exits by itself, with 0: it was not killed after the grace period.
       expect(ended, `${replica.id} exit after SIGTERM`).toEqual({ code: 0, signal: null });
+      const logStart = cluster!.nginx.entries().length;
       await replica.restart();
       restarts.push(replica.id);
-      // Back in rotation (fail_timeout 1 s) and serving before the next one goes.
-      await sleep(1_500);
+      // Back in rotation (fail_timeout 1 s) and serving before the next one goes: nginx's access
+      // log shows it answering the load again (nginx tells no one else, so the log is read).
+      await expect
+        .poll(
+          () =>
+            cluster!.nginx
+              .entries()
+              .slice(logStart)
+              .some((entry) => entry.upstream === `127.0.0.1:${replica.port}` && entry.status < 500),
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(true);
     }
   } finally {
     await load.stop();

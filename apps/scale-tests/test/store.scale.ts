@@ -63,7 +63,7 @@ it('300 calls over three replicas are counted exactly once each in the shared st
       clients.map(async (client) => {
         for (let call = 0; call < 50; call++) {
           const result = await client.callTool({ name: 'mcp__shared__ping', arguments: {} });
-          expect(result.isError).not.toBe(true);
+          expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
         }
       }),
     );

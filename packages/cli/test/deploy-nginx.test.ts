@@ -14,8 +14,15 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { everythingStdio, freePort } from '@switchboard/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type EventLog,
+  everythingStdio,
+  freePort,
+  readLines,
+  waitForExit,
+  waitForPort,
+} from '@switchboard/test-helpers';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -69,47 +76,36 @@ describe('switchboard deploy nginx (usage)', () => {
 });
 
 /** Resolves with the URL `switchboard serve --http --port 0` prints once it listens. */
-function servedUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s: ${seen}`)), 30_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited (${code}) before listening: ${seen}`));
-    });
+async function servedUrl(stderr: EventLog<string>): Promise<string> {
+  const line = await stderr.find((text) => /on http:\/\/\S+/.test(text), {
+    timeoutMs: 30_000,
+    what: 'serve to listen',
   });
-}
-
-/** Polls `url` until it answers 200: bounded to `attempts` tries 100 ms apart. */
-async function waitForOk(url: string, attempts = 100): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer 200 within ${attempts * 100} ms`);
+  return /on (http:\/\/\S+)/.exec(line)?.[1] as string;
 }
 
 /** Stops `child`: SIGTERM, then SIGKILL after 5 s; resolves once it has exited. */
 async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  // The kill after 5 s is a grace period, not a wait: the exit ends it.
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
+  await waitForExit(child, { timeoutMs: 30_000 });
   clearTimeout(timer);
+}
+
+/**
+ * Connections to 127.0.0.1:`port` nobody has closed yet (ESTABLISHED, or CLOSE_WAIT: the peer
+ * closed, the owner has not noticed): once none is left, nginx has seen its idle connections to a
+ * killed replica close. The kernel tells no one, so this is read from /proc/net/tcp.
+ */
+function openConnectionsTo(port: number): number {
+  const remote = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, , address, state]) => address === remote && (state === '01' || state === '08')).length;
 }
 
 /** The replica that served each logged request: the last address when nginx moved on. */
@@ -123,7 +119,7 @@ function servedBy(accessLog: string): string[] {
 describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real nginx', () => {
   const dir = join(sandbox.root, 'nginx');
   const configFile = join(sandbox.root, 'mcp.json');
-  const replicas: Array<{ child: ChildProcess; url: string; address: string }> = [];
+  const replicas: Array<{ child: ChildProcess; stderr: EventLog<string>; url: string; address: string }> = [];
   let nginx: ChildProcess | undefined;
   let nginxUrl = '';
   const accessLog = () => readFileSync(join(dir, 'access.log'), 'utf8');
@@ -144,14 +140,20 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
       }),
     );
     for (let index = 0; index < 3; index++) {
+      // Debug logs: the replica's stderr then carries its upstream's stderr (read below).
       const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
-        env: { ...sandbox.env },
+        env: { ...sandbox.env, SWITCHBOARD_LOG: 'debug' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      replicas.push({ child, url: '', address: '' });
+      replicas.push({
+        child,
+        stderr: readLines(child.stderr!, `replica ${index + 1}'s stderr`),
+        url: '',
+        address: '',
+      });
     }
     for (const replica of replicas) {
-      replica.url = await servedUrl(replica.child);
+      replica.url = await servedUrl(replica.stderr);
       replica.address = new URL(replica.url).host;
     }
     const port = await freePort();
@@ -168,12 +170,18 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
     expect(run.code, run.stderr).toBe(0);
     writeFileSync(join(dir, 'nginx.conf'), run.stdout);
     nginx = spawn(nginxBin ?? 'nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-    await waitForOk(`http://127.0.0.1:${port}/health`);
+    await waitForPort(port, { process: nginx, what: `nginx to listen on ${port}` });
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     // server-everything asks its client (the gateway) for roots 350 ms after initialize, and the
     // gateway hands that request to the downstream client of a call in flight: a call then would
     // fail for want of the roots capability, or, answered, come back with a requestState that only
-    // the replica which sealed it can open. Calls start once every replica is past that point.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // the replica which sealed it can open. Calls start once every replica is past that point: the
+    // gateway refused the question outside any call, and server-everything said so on its stderr.
+    for (const replica of replicas) {
+      await replica.stderr.find((line) => /roots/i.test(line) && line.includes('"server":"everything"'), {
+        what: `server-everything behind ${replica.address} to ask for roots`,
+      });
+    }
   });
 
   afterAll(async () => {
@@ -241,12 +249,18 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
 
   it('keeps serving when a replica is killed: nginx moves connection failures to the others', async () => {
     const victim = replicas[2]!;
-    const exited = new Promise((resolve) => victim.child.once('exit', resolve));
     victim.child.kill('SIGKILL');
-    await exited;
+    await waitForExit(victim.child);
     // Let nginx see its idle connections to the victim close: a POST written on one in the same
     // instant would fail rather than be re-sent (see docs/deploy.md).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const victimPort = Number(new URL(victim.url).port);
+    await vi.waitFor(
+      () => expect(openConnectionsTo(victimPort), 'open connections to the killed replica').toBe(0),
+      {
+        timeout: 10_000,
+        interval: 20,
+      },
+    );
     const before = accessLog().split('\n').length - 1;
     await callBothEras(nginxUrl, 15);
     const lines = accessLog().split('\n').slice(before).filter(Boolean);

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpClient } from '@switchboard/client';
-import { everythingStdio, serverScript } from '@switchboard/test-helpers';
+import { everythingStdio, readLines, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
 
@@ -37,22 +37,14 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = pattern.exec(seen);
-      if (match) {
-        child.stderr?.off('data', onData);
-        resolve(match);
-      }
-    };
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) =>
-      reject(new Error(`serve exited (${code}) before printing ${pattern}: ${seen}`)),
-    );
+/** Waits for the first line of `child`'s stderr that `pattern` matches; fails at once if it exits first. */
+async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  const lines = readLines(child.stderr!, "serve's stderr");
+  const line = await lines.find((text) => pattern.test(text), {
+    timeoutMs: 30_000,
+    what: `serve to print ${pattern}`,
   });
+  return pattern.exec(line) as RegExpExecArray;
 }
 
 describe('switchboard serve', () => {

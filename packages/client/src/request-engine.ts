@@ -26,7 +26,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpMessageExtraInfo, HttpSendOptions } from '@switchboard/transports';
 import { type AbortSignalWatch, createAbortSignalWatch } from './abort-signal-watch.js';
-import type { RequestOwner } from './server-request-answers.js';
+import type { AnswerServerRequest, RequestOwner } from './server-request-answers.js';
 
 /** What the engine tells a traced request. */
 export interface EngineRequestTrace {
@@ -66,19 +66,11 @@ export interface StreamHandlers {
   ended(error: Error): void;
 }
 
-/** Answers a request the server made of this client; what it throws becomes the JSON-RPC error. */
-export type ServeRequest = (
-  method: string,
-  params: Record<string, unknown> | undefined,
-  owner: RequestOwner | undefined,
-  signal: AbortSignal,
-) => Promise<unknown>;
-
 /** Options of {@link RequestEngine}. */
 export interface RequestEngineOptions {
   transport: Transport;
   /** Answers the server's requests (`ping` is answered by the engine). */
-  serveRequest: ServeRequest;
+  serveRequest: AnswerServerRequest;
   /** Receives every notification that is not progress, cancellation or a stream's acknowledgement. */
   onNotification(method: string, params: Record<string, unknown> | undefined): void;
   /** Told once when the transport closed (every pending request has been failed by then). */

@@ -2,6 +2,7 @@
 // both eras: 2025 notifications from an SDK v1 server over stdio, and the `subscriptions/listen`
 // streams of a 2026-07-28-only SDK v2 server. Each unsubscribe function stops its listener.
 import { McpServer } from '@modelcontextprotocol/server';
+import { createEventLog } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpClient, type McpClient } from '../src/index.js';
 import { startSdkV2Server } from './helpers/http-mcp-server.js';
@@ -18,10 +19,10 @@ async function client(...args: Parameters<typeof createMcpClient>): Promise<McpC
   return connected;
 }
 
-/** Counts calls of a listener. */
-function counter() {
-  const seen: string[] = [];
-  return { seen, listener: (value?: string) => seen.push(value ?? 'changed') };
+/** Records the calls of a listener, as a log to wait on. */
+function counter(name: string) {
+  const calls = createEventLog<string>(name);
+  return { calls, seen: calls.entries, listener: (value?: string) => calls.push(value ?? 'changed') };
 }
 
 describe('change callbacks, 2025 era (notifications)', () => {
@@ -31,29 +32,30 @@ describe('change callbacks, 2025 era (notifications)', () => {
       args: [fixture('changing-server.mjs')],
     });
     expect(connected.era).toBe('legacy');
-    const resources = counter();
-    const prompts = counter();
-    const updates = counter();
+    const resources = counter('resources changed');
+    const prompts = counter('prompts changed');
+    const updates = counter('resources updated');
     const stopResources = connected.onResourcesChanged(resources.listener);
     connected.onPromptsChanged(prompts.listener);
     connected.onResourceUpdated(updates.listener);
 
     await connected.callTool('add_note');
-    await expect.poll(() => resources.seen.length).toBeGreaterThanOrEqual(1);
+    await resources.calls.atLeast(1);
     expect(prompts.seen).toEqual([]);
     await connected.callTool('add_prompt');
-    await expect.poll(() => prompts.seen.length).toBeGreaterThanOrEqual(1);
+    await prompts.calls.atLeast(1);
 
     await connected.subscribeResource('note://1');
     await connected.callTool('touch', { uri: 'note://1' });
-    await expect.poll(() => updates.seen).toEqual(['note://1']);
+    expect(await updates.calls.atLeast(1)).toEqual(['note://1']);
 
-    // Unsubscribed: another change reaches the prompts listener but not the resources one.
+    // Unsubscribed: another change reaches the prompts listener but not the resources one (its
+    // notification came first, on the same connection).
     stopResources();
     const before = resources.seen.length;
     await connected.callTool('add_note');
     await connected.callTool('add_prompt');
-    await expect.poll(() => prompts.seen.length).toBeGreaterThanOrEqual(2);
+    await prompts.calls.atLeast(2);
     expect(resources.seen.length).toBe(before);
   });
 });
@@ -84,26 +86,27 @@ describe('change callbacks, 2026-07-28 (subscriptions/listen)', () => {
     cleanups.push(() => running.close());
     const connected = await client('modern', { url: running.url });
     expect(connected.era).toBe('modern');
-    const resources = counter();
-    const prompts = counter();
-    const updates = counter();
+    const resources = counter('resources changed');
+    const prompts = counter('prompts changed');
+    const updates = counter('resources updated');
     connected.onResourcesChanged(resources.listener);
     const stopPrompts = connected.onPromptsChanged(prompts.listener);
     connected.onResourceUpdated(updates.listener);
 
     running.handler.notify.resourcesChanged();
-    await expect.poll(() => resources.seen.length).toBe(1);
+    expect(await resources.calls.atLeast(1)).toHaveLength(1);
     running.handler.notify.promptsChanged();
-    await expect.poll(() => prompts.seen.length).toBe(1);
+    expect(await prompts.calls.atLeast(1)).toHaveLength(1);
 
     await connected.subscribeResource('doc://one');
     running.handler.notify.resourceUpdated('doc://one');
-    await expect.poll(() => updates.seen).toEqual(['doc://one']);
+    expect(await updates.calls.atLeast(1)).toEqual(['doc://one']);
 
     stopPrompts();
+    // On one listen stream, in order: the prompts change comes before the resources one.
     running.handler.notify.promptsChanged();
     running.handler.notify.resourcesChanged();
-    await expect.poll(() => resources.seen.length).toBe(2);
+    expect(await resources.calls.atLeast(2)).toHaveLength(2);
     expect(prompts.seen.length).toBe(1);
   });
 });

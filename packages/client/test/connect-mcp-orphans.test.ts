@@ -2,7 +2,7 @@
 // server process outlives it (the transports' process-group watchdog does the work; this checks
 // the client wires it up). Runs the built dist, as users do.
 import { spawn } from 'node:child_process';
-import { everythingStdio, serverScript } from '@switchboard/test-helpers';
+import { everythingStdio, readLines, serverScript } from '@switchboard/test-helpers';
 import { describe, expect, it } from 'vitest';
 import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
 
@@ -20,15 +20,18 @@ describe('connectMcp and a killed parent', () => {
     const parent = spawn(process.execPath, [fixture('connect-and-wait.mjs'), JSON.stringify(servers)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    parent.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    parent.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+    const stdout = readLines(parent.stdout, "the parent's stdout");
+    let stderr = '';
+    parent.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
     });
     try {
-      await waitFor(() => output.includes('ready'), 30_000, `the parent to connect (${output})`);
+      // A parent that fails exits: its stdout closes and the wait fails at once.
+      await stdout
+        .find((line) => line.includes('ready'), { timeoutMs: 30_000, what: 'the parent to connect' })
+        .catch((error: Error) => {
+          throw new Error(`${error.message}; its stderr: ${stderr}`);
+        });
       expect(processesWithEnvironment(marker).length).toBeGreaterThanOrEqual(2);
       parent.kill('SIGKILL');
       await waitFor(() => processesWithEnvironment(marker).length === 0, 20_000, 'the servers to exit');

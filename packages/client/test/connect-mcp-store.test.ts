@@ -1,23 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry, type Logger, type RegisteredTool } from '@switchboard/core';
-import { createTemporaryDirectories, everythingStdio } from '@switchboard/test-helpers';
+import { createEventLog, createTemporaryDirectories, everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection, type ToolCallEvent } from '../src/index.js';
 import { createSqliteStore, openSqliteStore } from '../src/sqlite-store/index.js';
 import { hashServerEntry } from '../src/tool-call-hooks.js';
 
 function capturingLogger() {
-  const warnings: string[] = [];
+  const warned = createEventLog<string>('warnings');
   const logger: Logger = {
     debug: () => {},
     info: () => {},
     error: () => {},
     warn: (context: unknown, message?: string) => {
-      warnings.push(typeof context === 'string' ? context : (message ?? ''));
+      warned.push(typeof context === 'string' ? context : (message ?? ''));
     },
   };
-  return { logger, warnings };
+  return { logger, warnings: warned.entries, warned };
 }
 
 describe('connectMcp with a registry store and afterToolCall', () => {
@@ -173,7 +173,7 @@ describe('connectMcp with a registry store and afterToolCall', () => {
   });
 
   it('a hook that throws or rejects is logged and never breaks the call', async () => {
-    const { logger, warnings } = capturingLogger();
+    const { logger, warnings, warned } = capturingLogger();
     let calls = 0;
     const connection = await connectMcp(
       { everything: everythingStdio() },
@@ -194,7 +194,13 @@ describe('connectMcp with a registry store and afterToolCall', () => {
     );
     open.push(asyncHook);
     await asyncHook.callTool('mcp__other__echo', { message: 'also fine' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The rejected promise of the async hook is logged after the call has answered.
+    await warned.until(
+      (lines) => lines.filter((line) => /afterToolCall hook failed/.test(line)).length >= 2,
+      {
+        what: "the async hook's failure to be logged",
+      },
+    );
     expect(calls).toBe(1);
     expect(warnings.filter((warning) => /afterToolCall hook failed/.test(warning))).toHaveLength(2);
     expect(warnings.join('\n')).toMatch(/hook exploded[\s\S]*async hook exploded/);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolRegistry } from '@switchboard/core';
 import {
+  createEventLog,
   createTemporaryDirectories,
   everythingStdio,
   filesystemStdio,
@@ -144,15 +145,22 @@ describe('connectMcp', () => {
   });
 
   it('refreshes tools when the server sends tools/list_changed', async () => {
+    const refreshed = createEventLog<string[]>('tool lists the connection refreshed');
     const connection = await connectMcp(
       { counter: { command: process.execPath, args: [fixture('counter-server.mjs')] } },
-      // A new tool of a known server is quarantined by default (tool trust, tested in trust/): off here.
-      { approval: 'never', listChangedDebounceMs: 20, trust: { pin: 'off' } },
+      {
+        approval: 'never',
+        listChangedDebounceMs: 20,
+        // A new tool of a known server is quarantined by default (tool trust, tested in trust/): off here.
+        trust: { pin: 'off' },
+        onToolsChanged: (_server, tools) => refreshed.push(tools.map((tool) => tool.name)),
+      },
     );
     open.push(connection);
     expect(connection.tools.mcp__counter__fresh_tool).toBeUndefined();
     await connection.callTool('mcp__counter__add_tool', { name: 'fresh_tool' });
-    await waitFor(() => connection.tools.mcp__counter__fresh_tool !== undefined, 20_000, 'the new tool');
+    await refreshed.find((names) => names.includes('mcp__counter__fresh_tool'), { what: 'the new tool' });
+    expect(connection.tools.mcp__counter__fresh_tool).toBeDefined();
     expect(text(await connection.callTool('mcp__counter__fresh_tool', {}))).toContain('fresh_tool ran');
   });
 

@@ -1,9 +1,9 @@
 // Cache hints of list results (2026-07-28): a tool list is not fetched again within its `ttlMs`,
 // and a list_changed (on the subscriptions/listen stream a modern client opens) invalidates it.
+import { createEventLog } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, createMcpClient } from '../src/index.js';
 import { type RunningMcpServer, startSdkV2Server } from './helpers/http-mcp-server.js';
-import { waitFor } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -31,10 +31,10 @@ describe('tools/list cache hints', () => {
     const listen = modern.requests.find((request) => request.body?.method === 'subscriptions/listen');
     expect(listen?.body?.params?.notifications).toMatchObject({ toolsListChanged: true });
 
-    const changed: number[] = [];
+    const changed = createEventLog<number>('refreshed tool lists');
     client.onToolsChanged((tools) => changed.push(tools.length));
     modern.handler.notify.toolsChanged();
-    await waitFor(() => changed.length > 0, 10_000, 'the refreshed tool list');
+    await changed.atLeast(1);
     expect(toolLists(modern)).toBe(2);
   });
 
@@ -49,12 +49,8 @@ describe('tools/list cache hints', () => {
 
   it('delivers resource updates of a subscribed resource on a listen stream, and stops after unsubscribe', async () => {
     const modern = await server({ legacy: 'reject' });
-    const updated: string[] = [];
-    const client = await createMcpClient(
-      'x',
-      { url: modern.url },
-      { onResourceUpdated: (uri) => updated.push(uri) },
-    );
+    const updated = createEventLog<string>('resource updates');
+    const client = await createMcpClient('x', { url: modern.url }, { onResourceUpdated: updated.push });
     cleanups.push(() => client.close());
     expect((await client.readResource('config://app')).contents[0]).toMatchObject({
       text: '{"mode":"test"}',
@@ -65,11 +61,14 @@ describe('tools/list cache hints', () => {
       .at(-1);
     expect(listen?.body?.params?.notifications).toEqual({ resourceSubscriptions: ['config://app'] });
     modern.handler.notify.resourceUpdated('config://app');
-    await waitFor(() => updated.length === 1, 10_000, 'the resource update');
+    expect(await updated.atLeast(1)).toEqual(['config://app']);
     await client.unsubscribeResource('config://app');
+    // A subscription to another resource puts a barrier on the listen stream: an update of the
+    // unsubscribed one, sent first, would arrive before the other's.
+    await client.subscribeResource('meta://request');
     modern.handler.notify.resourceUpdated('config://app');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(updated).toEqual(['config://app']);
+    modern.handler.notify.resourceUpdated('meta://request');
+    expect(await updated.atLeast(2)).toEqual(['config://app', 'meta://request']);
   });
 
   it('keeps tool schemas as the server wrote them in the registry', async () => {

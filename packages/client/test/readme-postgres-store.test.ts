@@ -1,5 +1,6 @@
 // The README's PostgreSQL snippet runs as written (server from node_modules, a schema of its own).
 import {
+  createEventLog,
   localServerEverything,
   npxServerEverything,
   readmeSnippet,
@@ -32,18 +33,15 @@ describe('README: Several replicas: PostgreSQL', () => {
       )
       .replace(npxServerEverything, localServerEverything())
       // Waits for the change to be heard before stopping, as a long-running gateway would.
-      .replace(
-        'stop();',
-        "await new Promise((resolve) => { const wait = () => (lines.some((line) => line.startsWith('catalogue changed:')) ? resolve(undefined) : setTimeout(wait, 20)); wait(); });\nstop();",
-      );
+      .replace('stop();', 'await (globalThis as { changeHeard?: Promise<unknown> }).changeHeard;\nstop();');
     expect(runnable).not.toContain('npx');
     expect(runnable).not.toContain('process.env');
     const lines: string[] = [];
-    (globalThis as { lines?: string[] }).lines = lines;
-    await runSnippet(`const lines = (globalThis as { lines: string[] }).lines;\n${runnable}`, {
-      nextTo: import.meta.url,
-      lines,
-    });
+    const printed = createEventLog<string>('lines the snippet printed');
+    const changeHeard = printed.find((line) => line.startsWith('catalogue changed:'));
+    changeHeard.catch(() => {}); // the snippet awaits it; a failing snippet leaves it unawaited
+    (globalThis as { changeHeard?: Promise<unknown> }).changeHeard = changeHeard;
+    await runSnippet(runnable, { nextTo: import.meta.url, lines, onLine: printed.push });
     expect(lines).toContain('catalogue changed: everything tools');
     expect(lines.at(-1)).toBe('1');
   });

@@ -8,7 +8,7 @@ import { createMcpClient, type McpClient } from '../src/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from './fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from './helpers/http-mcp-server.js';
-import { fixture, waitFor } from './helpers/servers.js';
+import { fixture } from './helpers/servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -29,7 +29,7 @@ const textOf = (result: { content?: unknown }) => (result.content as Array<{ tex
 describe('calls through the request engine', () => {
   it('modern HTTP: reports progress, then an abort closes the stream and the server sees the cancellation', async () => {
     const client = await modernHttpClient();
-    const before = slowCalls.cancelled;
+    const before = slowCalls.cancelled.entries.length;
     const abort = new AbortController();
     const progress: number[] = [];
     const call = client.callTool(
@@ -45,14 +45,14 @@ describe('calls through the request engine', () => {
     );
     await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(progress).toEqual([1, 2, 3]);
-    await waitFor(() => slowCalls.cancelled > before, 5000);
+    await slowCalls.cancelled.atLeast(before + 1, { what: 'the server to see the cancellation' });
     // The connection serves the next call.
     expect(textOf(await client.callTool('slow', { steps: 2 }))).toBe('done after 2 steps');
   });
 
   it('one signal shared by many calls (an agent run) cancels every call still pending, and only those', async () => {
     const client = await modernHttpClient();
-    const before = slowCalls.cancelled;
+    const before = slowCalls.cancelled.entries.length;
     const run = new AbortController();
     // Calls that finished under the signal leave nothing behind that a later abort would touch.
     expect(textOf(await client.callTool('slow', { steps: 2 }, { signal: run.signal }))).toBe(
@@ -61,13 +61,15 @@ describe('calls through the request engine', () => {
     expect(textOf(await client.callTool('slow', { steps: 1 }, { signal: run.signal }))).toBe(
       'done after 1 steps',
     );
+    const started = slowCalls.started.entries.length;
     const pending = [1, 2].map(() => client.callTool('slow', { steps: 500 }, { signal: run.signal }));
     const other = client.callTool('slow', { steps: 3 }, { signal: new AbortController().signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Abort once the server runs all three (the run's two and the other one).
+    await slowCalls.started.atLeast(started + 3, { what: 'the three calls to start' });
     run.abort('user stopped the run');
     for (const call of pending) await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(textOf(await other)).toBe('done after 3 steps');
-    await waitFor(() => slowCalls.cancelled >= before + 2, 5000);
+    await slowCalls.cancelled.atLeast(before + 2, { what: 'the server to see both cancellations' });
     // An aborted signal refuses a new call at once.
     await expect(client.callTool('slow', { steps: 1 }, { signal: run.signal })).rejects.toMatchObject({
       code: 'CANCELLED',
@@ -76,12 +78,12 @@ describe('calls through the request engine', () => {
 
   it('an abort right after the call starts (before its fresh signal is watched) still cancels it on the server', async () => {
     const client = await modernHttpClient();
-    const before = slowCalls.cancelled;
+    const before = slowCalls.cancelled.entries.length;
     const abort = new AbortController();
     const call = client.callTool('slow', { steps: 500 }, { signal: abort.signal });
     abort.abort('changed my mind');
     await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
-    await waitFor(() => slowCalls.cancelled > before, 5000);
+    await slowCalls.cancelled.atLeast(before + 1, { what: 'the server to see the cancellation' });
     expect(
       textOf(await client.callTool('slow', { steps: 1 }, { signal: new AbortController().signal })),
     ).toBe('done after 1 steps');
@@ -89,11 +91,11 @@ describe('calls through the request engine', () => {
 
   it('modern HTTP: a deadline rejects with TIMEOUT and cancels the call on the server', async () => {
     const client = await modernHttpClient();
-    const before = slowCalls.cancelled;
+    const before = slowCalls.cancelled.entries.length;
     await expect(client.callTool('slow', { steps: 500 }, { timeoutMs: 150 })).rejects.toMatchObject({
       code: 'TIMEOUT',
     });
-    await waitFor(() => slowCalls.cancelled > before, 5000);
+    await slowCalls.cancelled.atLeast(before + 1, { what: 'the server to see the cancellation' });
   });
 
   it('modern HTTP: progress restarts the deadline when asked, and a total deadline still holds', async () => {

@@ -4,7 +4,7 @@
 // what is pending, and server requests answered with the handlers of the call they belong to.
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/client';
 import { createInMemoryTransportPair } from '@switchboard/transports';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestEngine, type RequestEngineOptions } from '../src/request-engine.js';
 
 const open: Transport[] = [];
@@ -74,24 +74,30 @@ describe('the request engine', () => {
   });
 
   it('hands progress to its request, whose deadline each update restarts when asked', async () => {
-    const { engine, next, send } = await linked();
-    const progress: unknown[] = [];
-    const call = engine.request(
-      'tools/call',
-      { name: 'slow' },
-      { timeoutMs: 2000, resetTimeoutOnProgress: true, onProgress: (update) => progress.push(update) },
-    );
-    const request = await next('tools/call');
-    const token = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    expect(token).toBe(request.id);
-    // Three updates 800 ms apart outlast the 2 s deadline only because each restarts it.
-    for (let step = 1; step <= 3; step++) {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await send({ method: 'notifications/progress', params: { progressToken: token, progress: step } });
+    // The deadline is time itself: a fake clock moves it exactly, without waiting it out.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { engine, next, send } = await linked();
+      const progress: unknown[] = [];
+      const call = engine.request(
+        'tools/call',
+        { name: 'slow' },
+        { timeoutMs: 2000, resetTimeoutOnProgress: true, onProgress: (update) => progress.push(update) },
+      );
+      const request = await next('tools/call');
+      const token = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+      expect(token).toBe(request.id);
+      // Three updates 800 ms apart outlast the 2 s deadline only because each restarts it.
+      for (let step = 1; step <= 3; step++) {
+        await vi.advanceTimersByTimeAsync(800);
+        await send({ method: 'notifications/progress', params: { progressToken: token, progress: step } });
+      }
+      await send({ id: request.id, result: { done: true } });
+      expect(await call).toEqual({ done: true });
+      expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step })));
+    } finally {
+      vi.useRealTimers();
     }
-    await send({ id: request.id, result: { done: true } });
-    expect(await call).toEqual({ done: true });
-    expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step })));
   });
 
   it('a deadline or an abort rejects the request and tells the server which one', async () => {

@@ -2,16 +2,25 @@
 // destructive vs read-only tools, the circuit breaker, lazy reconnects and HTTP session loss.
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SwitchboardError } from '@switchboard/core';
+import type { SwitchboardError, ToolRegistryEvent } from '@switchboard/core';
 import {
+  createEventLog,
   createTemporaryDirectories,
+  type EventLog,
   type EverythingHttpServer,
   freePort,
   startEverythingHttp,
+  waitForClockPast,
 } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { fixture, processesWithEnvironment, uniqueMarker, waitFor } from './helpers/servers.js';
+import {
+  fixture,
+  followFileLines,
+  processesWithEnvironment,
+  uniqueMarker,
+  waitFor,
+} from './helpers/servers.js';
 
 const lines = (file: string, prefix: string): string[] =>
   existsSync(file)
@@ -19,6 +28,11 @@ const lines = (file: string, prefix: string): string[] =>
         .split('\n')
         .filter((line) => line.startsWith(prefix))
     : [];
+
+/** Waits until the counter server has recorded a call whose line starts with `prefix`. */
+async function callReached(calls: EventLog<string>, prefix: string): Promise<void> {
+  await calls.find((line) => line.startsWith(prefix), { what: `the call ${prefix} to reach the server` });
+}
 
 describe('supervision', () => {
   const open: McpConnection[] = [];
@@ -52,8 +66,9 @@ describe('supervision', () => {
     const firstPid = connection.client('counter')?.pid;
     expect(firstPid).toBeGreaterThan(0);
 
+    using calls = followFileLines(log);
     const inFlight = connection.callTool('mcp__counter__record', { value: 'once', delayMs: 20_000 });
-    await waitFor(() => lines(log, 'record:once').length === 1, 20_000, 'the call to reach the server');
+    await callReached(calls.lines, 'record:once');
     process.kill(firstPid!, 'SIGKILL');
 
     const error = (await inFlight.catch((e: unknown) => e)) as SwitchboardError;
@@ -81,8 +96,9 @@ describe('supervision', () => {
     );
     open.push(connection);
     const firstPid = connection.client('counter')!.pid!;
+    using calls = followFileLines(log);
     const inFlight = connection.callTool('mcp__counter__lookup', { value: 'again', delayMs: 1500 });
-    await waitFor(() => lines(log, 'lookup:again').length === 1, 20_000, 'the call to reach the server');
+    await callReached(calls.lines, 'lookup:again');
     process.kill(firstPid, 'SIGKILL');
     const result = await inFlight;
     const secondPid = connection.client('counter')!.pid!;
@@ -104,13 +120,14 @@ describe('supervision', () => {
     );
     open.push(connection);
     expect(connection.tools.mcp__flaky__lookup).toBeDefined();
+    const changes = createEventLog<ToolRegistryEvent>('registry changes');
+    connection.registry.subscribe(changes.push);
     writeFileSync(flag, 'x');
     process.kill(connection.client('flaky')!.pid!, 'SIGKILL');
-    await waitFor(
-      () => connection.tools.mcp__flaky__lookup === undefined,
-      20_000,
-      'the tools to be unregistered',
-    );
+    await changes.find((change) => change.type === 'removed' && change.tool.name === 'mcp__flaky__lookup', {
+      what: 'the tools to be unregistered',
+    });
+    expect(connection.tools.mcp__flaky__lookup).toBeUndefined();
     const status = connection.status().flaky!;
     expect(status.state).toBe('failed');
     expect(status.lastError?.message).toContain('flaky');
@@ -139,7 +156,8 @@ describe('supervision', () => {
     expect(connection.status().crashy?.circuit).toBe('open');
     expect(connection.status().crashy?.circuitRetryAt).toBeDefined();
     await expect(connection.connect('crashy')).rejects.toMatchObject({ code: 'CIRCUIT_OPEN' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The cool-down ends at the time the status names.
+    await waitForClockPast(connection.status().crashy?.circuitRetryAt as string);
     expect(connection.status().crashy?.circuit).toBe('half-open');
     // The trial runs (and fails again, re-opening the circuit).
     await expect(connection.connect('crashy')).rejects.not.toMatchObject({ code: 'CIRCUIT_OPEN' });
@@ -152,7 +170,8 @@ describe('supervision', () => {
     open.push(connection);
     process.kill(connection.client('counter')!.pid!, 'SIGKILL');
     await waitFor(() => connection.status().counter?.state === 'failed', 20_000, 'the death to be noticed');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A background respawn would be scheduled in the same turn as the death is noticed, and the
+    // state would read `connecting`, never `failed`; nor is any process of it running.
     expect(processesWithEnvironment(marker)).toHaveLength(0);
     expect(connection.tools.mcp__counter__whoami).toBeDefined();
     const result = await connection.callTool('mcp__counter__whoami', {});

@@ -18,7 +18,7 @@ import {
   type ToolCallEvent,
 } from '../src/index.js';
 import { type RunningMcpServer, startSdkV2Server } from './helpers/http-mcp-server.js';
-import { fixture, waitFor } from './helpers/servers.js';
+import { fixture, followFileLines } from './helpers/servers.js';
 import { registerInMemoryTelemetry } from './helpers/telemetry.js';
 
 const telemetry = registerInMemoryTelemetry();
@@ -116,11 +116,11 @@ describe('observe and supervise', () => {
             .split('\n')
             .filter((line) => line.startsWith(`${tool}:${value}`))
         : [];
-    return { entry, ran };
+    return { entry, log, ran };
   };
 
   it('a read-only call retried after its server died is one metric, one usage row and one span', async () => {
-    const { entry, ran } = counterServer();
+    const { entry, log, ran } = counterServer();
     const events: ToolCallEvent[] = [];
     const connection = await connect(
       { counter: entry },
@@ -132,8 +132,11 @@ describe('observe and supervise', () => {
     );
     telemetry.reset();
     const pid = connection.client('counter')?.pid;
+    using calls = followFileLines(log);
     const call = connection.callTool('mcp__counter__lookup', { value: 'twice', delayMs: 1500 });
-    await waitFor(() => ran('twice').length === 1, 20_000, 'the first attempt to reach the server');
+    await calls.lines.find((line) => line.startsWith('lookup:twice'), {
+      what: 'the first attempt to reach the server',
+    });
     process.kill(pid!, 'SIGKILL');
     expect(JSON.stringify(await call)).toContain('found twice');
     // Supervision ran it again on the respawned server: two attempts, one call.
@@ -148,7 +151,7 @@ describe('observe and supervise', () => {
   });
 
   it('a destructive call that failed on the connection is not retried, and counts as one failed call', async () => {
-    const { entry, ran } = counterServer();
+    const { entry, log, ran } = counterServer();
     const events: ToolCallEvent[] = [];
     const connection = await connect(
       { counter: entry },
@@ -159,8 +162,11 @@ describe('observe and supervise', () => {
       },
     );
     const pid = connection.client('counter')?.pid;
+    using calls = followFileLines(log);
     const call = connection.callTool('mcp__counter__record', { value: 'once', delayMs: 20_000 });
-    await waitFor(() => ran('once', 'record').length === 1, 20_000, 'the call to reach the server');
+    await calls.lines.find((line) => line.startsWith('record:once'), {
+      what: 'the call to reach the server',
+    });
     process.kill(pid!, 'SIGKILL');
     const error = await call.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ClientError);

@@ -81,8 +81,14 @@ describe('tasks', () => {
     expect((await task?.refresh())?.status).toBe('cancelled');
 
     const abort = new AbortController();
+    const polled = server.received.find(
+      (request) => request.body?.method === 'tasks/get' && request.body.params?.taskId === 'task-2',
+      { what: 'the client to poll its task' },
+    );
     const waiting = client.callTool('long_job', { steps: 100 }, { signal: abort.signal });
-    setTimeout(() => abort.abort(), 60);
+    // Abort once the call is a task the client polls.
+    await polled;
+    abort.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'CANCELLED' });
     const cancels = server.requests.filter((request) => request.body?.method === 'tasks/cancel');
     expect(cancels.map((request) => request.body?.params?.taskId)).toEqual(['task-1', 'task-2']);

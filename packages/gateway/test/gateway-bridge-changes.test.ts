@@ -15,6 +15,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ServeHandle, serve } from '@switchboard/server';
+import { createEventLog, type EventLog } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway } from '../src/index.js';
 import { type SdkV1Upstream, startSdkV1Upstream } from './fixtures/sdk-v1-upstream.js';
@@ -28,14 +29,20 @@ const closers: Array<() => Promise<unknown>> = [];
 
 /** What each downstream client heard: notification methods, and updated URIs. */
 interface Heard {
-  methods: string[];
-  updated: string[];
+  methods: EventLog<string>;
+  updated: EventLog<string>;
 }
+
+/** Empty logs of what `client` hears. */
+const heardBy = (client: string): Heard => ({
+  methods: createEventLog(`list_changed notifications heard by the ${client} client`),
+  updated: createEventLog(`resources/updated heard by the ${client} client`),
+});
 
 let session: V1Client;
 let modern: V2Client;
-const heardBySession: Heard = { methods: [], updated: [] };
-const heardByModern: Heard = { methods: [], updated: [] };
+const heardBySession = heardBy('2025 session');
+const heardByModern = heardBy('2026-07-28');
 
 beforeAll(async () => {
   [modernOnly, legacyV1] = await Promise.all([startSdkV2Upstream('reject'), startSdkV1Upstream()]);
@@ -104,17 +111,22 @@ afterAll(async () => {
       .catch(() => {});
 });
 
+/** How often one client heard `method` so far. */
+const countOf = (heard: Heard, method: string) =>
+  heard.methods.entries.filter((seen) => seen === method).length;
+
 /** Counts of one method heard so far (by both clients). */
-const counts = (method: string) => [
-  heardBySession.methods.filter((heard) => heard === method).length,
-  heardByModern.methods.filter((heard) => heard === method).length,
-];
+const counts = (method: string) => [countOf(heardBySession, method), countOf(heardByModern, method)];
 
 /** Waits until both clients heard `method` more often than `before`. */
 async function bothHear(method: string, before: number[]) {
-  await expect
-    .poll(() => counts(method).every((count, index) => count > (before[index] ?? 0)), { timeout: 10_000 })
-    .toBe(true);
+  await Promise.all(
+    [heardBySession, heardByModern].map((heard, index) =>
+      heard.methods.until(() => countOf(heard, method) > (before[index] ?? 0), {
+        what: `${method} list_changed`,
+      }),
+    ),
+  );
 }
 
 describe('from a 2025 upstream (notifications)', () => {
@@ -156,8 +168,8 @@ describe('from a 2025 upstream (notifications)', () => {
   test('resources/updated reaches the 2025 session that subscribed, not the others', async () => {
     await session.subscribeResource({ uri: 'note://1' });
     await session.callTool({ name: 'mcp__v1__touch', arguments: { uri: 'note://1' } });
-    await expect.poll(() => heardBySession.updated, { timeout: 10_000 }).toContain('note://1');
-    expect(heardByModern.updated).not.toContain('note://1');
+    await heardBySession.updated.find((uri) => uri === 'note://1');
+    expect(heardByModern.updated.entries).not.toContain('note://1');
   });
 });
 
@@ -182,7 +194,7 @@ describe('from a 2026-07-28-only upstream (its listen stream)', () => {
   test('resources/updated reaches the modern client listening for it and a subscribed 2025 session', async () => {
     await session.subscribeResource({ uri: 'doc://one' });
     modernOnly.notify.resourceUpdated('doc://one');
-    await expect.poll(() => heardByModern.updated, { timeout: 10_000 }).toContain('doc://one');
-    await expect.poll(() => heardBySession.updated, { timeout: 10_000 }).toContain('doc://one');
+    await heardByModern.updated.find((uri) => uri === 'doc://one');
+    await heardBySession.updated.find((uri) => uri === 'doc://one');
   });
 });

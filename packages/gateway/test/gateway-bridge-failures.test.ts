@@ -12,7 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import type { McpConnection } from '@switchboard/client';
 import { type ServeHandle, serve } from '@switchboard/server';
-import { envelope, post, serverScript } from '@switchboard/test-helpers';
+import { createEventLog, envelope, post, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../src/index.js';
 import { connectDownstream, type Downstream, type DownstreamKind } from './fixtures/downstream-clients.js';
@@ -78,18 +78,13 @@ describe('an upstream that crashes mid-call', () => {
         },
       });
       const client = await downstream(kind, url);
-      let started = false;
+      const progress = createEventLog<unknown>('progress of the slow call');
       const call = client.call(
         'mcp__child__slow',
         { steps: 200 },
-        {
-          onprogress: () => {
-            started = true;
-          },
-          timeout: 60_000,
-        },
+        { onprogress: progress.push, timeout: 60_000 },
       );
-      await expect.poll(() => started, { timeout: 15_000 }).toBe(true);
+      await progress.atLeast(1);
       process.kill((gateway.clients as McpConnection).client('child')?.pid as number, 'SIGKILL');
       const result = await call;
       expect(result.isError).toBe(true);
@@ -108,13 +103,13 @@ describe('an upstream that crashes mid-call', () => {
     });
     const client = await downstream('v1', url);
     const firstPid = (gateway.clients as McpConnection).client('everything')?.pid;
-    let started = false;
+    const progress = createEventLog<unknown>('progress of the long operation');
     const call = client.call(
       'mcp__everything__trigger-long-running-operation',
       { duration: 2, steps: 2 },
-      { onprogress: () => (started = true), timeout: 60_000 },
+      { onprogress: progress.push, timeout: 60_000 },
     );
-    await expect.poll(() => started, { timeout: 15_000 }).toBe(true);
+    await progress.atLeast(1);
     process.kill(firstPid as number, 'SIGKILL');
     const result = await call;
     expect(result.isError).toBeUndefined();
@@ -130,11 +125,11 @@ describe('an upstream asks for input the downstream client cannot give', () => {
     const client = await downstream('v1', url, { elicitation: false });
     const result = await client.call('mcp__v1__ask');
     expect(result.isError).toBe(true);
-    expect(v1.ledger.inputErrors).toHaveLength(1);
-    expect(v1.ledger.inputErrors[0]?.message).toContain(
+    expect(v1.ledger.inputErrors.entries).toHaveLength(1);
+    expect(v1.ledger.inputErrors.entries[0]?.message).toContain(
       `The gateway's client could not answer elicitation/create of upstream MCP server "v1" (tool "ask")`,
     );
-    expect(v1.ledger.inputErrors[0]?.message).toContain('needs the client capability elicitation');
+    expect(v1.ledger.inputErrors.entries[0]?.message).toContain('needs the client capability elicitation');
     // The same client and upstream go on working.
     expect((await client.call('mcp__v1__slow', { steps: 1 })).content).toEqual([
       { type: 'text', text: 'slow: 1 steps' },
@@ -151,8 +146,9 @@ describe('an upstream asks for input the downstream client cannot give', () => {
     });
     expect(answer.body.error?.code).toBe(-32021);
     expect(answer.body.error?.message).toContain('elicitation');
-    await expect.poll(() => v1.ledger.inputErrors.length, { timeout: 10_000 }).toBe(1);
-    expect(v1.ledger.inputErrors[0]?.message).toContain('needs the client capability elicitation');
+    const [inputError] = await v1.ledger.inputErrors.atLeast(1);
+    expect(v1.ledger.inputErrors.entries).toHaveLength(1);
+    expect(inputError?.message).toContain('needs the client capability elicitation');
   });
 
   test('2025 client without elicitation, 2026-07-28-only upstream: the call fails cleanly', async () => {
@@ -178,9 +174,9 @@ describe('a 2026-07-28 client that never retries', () => {
       _meta: envelope(caps),
     });
     expect(first.body.result?.resultType).toBe('input_required');
-    expect(v1.ledger.cancelled).toEqual([]);
+    expect(v1.ledger.cancelled.entries).toEqual([]);
     // No retry comes: the gateway lets the upstream call go.
-    await expect.poll(() => v1.ledger.cancelled, { timeout: 10_000 }).toEqual(['ask']);
+    expect(await v1.ledger.cancelled.atLeast(1)).toEqual(['ask']);
     const late = await post(url, 'tools/call', {
       name: 'mcp__v1__ask',
       arguments: {},
@@ -230,6 +226,6 @@ describe('a tampered requestState', () => {
     });
     expect(real.body.result).toMatchObject({ content: [{ type: 'text', text: 'accept: Real' }] });
     expect(v1.ledger.runs.ask).toBe(1);
-    expect(v1.ledger.cancelled).toEqual([]);
+    expect(v1.ledger.cancelled.entries).toEqual([]);
   });
 });

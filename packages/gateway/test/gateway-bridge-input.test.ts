@@ -17,9 +17,11 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ProtocolMessageEvent } from '@switchboard/client';
 import { type ServeHandle, serve } from '@switchboard/server';
-import { envelope, post, serverScript } from '@switchboard/test-helpers';
+import { createEventLog, envelope, post, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway } from '../src/index.js';
 import {
@@ -47,6 +49,9 @@ beforeAll(async () => {
     startSdkV2Upstream('stateless'),
     startSdkV1Upstream(),
   ]);
+  const everythingWire = createEventLog<ProtocolMessageEvent>(
+    "the gateway's messages with server-everything",
+  );
   gateway = await createGateway({
     config: {
       mcpServers: {
@@ -56,13 +61,30 @@ beforeAll(async () => {
         v1: { url: legacyV1.url },
       },
     },
+    connectOptions: {
+      onMessage: (server, event) => {
+        if (server === 'everything') everythingWire.push(event);
+      },
+    },
   });
   handle = (await serve(gateway, { transport: { type: 'http', port: 0, session: true } })) as ServeHandle & {
     url: string;
   };
   // server-everything asks for roots 350 ms after it is initialized, outside any call (the
-  // gateway refuses: no downstream client to ask). Let that pass before calls are in flight.
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  // gateway refuses: no downstream client to ask). Calls start once that refusal has gone back.
+  const asked = await everythingWire.find(
+    (event) => event.direction === 'in' && 'method' in event.message && event.message.method === 'roots/list',
+    { what: 'server-everything to ask for roots' },
+  );
+  const askedId = 'id' in asked.message ? asked.message.id : undefined;
+  await everythingWire.find(
+    (event) =>
+      event.direction === 'out' &&
+      !('method' in event.message) &&
+      'id' in event.message &&
+      event.message.id === askedId,
+    { what: "the gateway's answer to roots/list" },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -87,11 +109,18 @@ async function directEverything(tool: string, args: Record<string, unknown>) {
   client.setRequestHandler(ElicitRequestSchema, async () => scriptedAnswers.elicit as never);
   client.setRequestHandler(CreateMessageRequestSchema, async () => scriptedAnswers.sample as never);
   client.setRequestHandler(ListRootsRequestSchema, async () => scriptedAnswers.roots as never);
+  // server-everything asks for roots 350 ms after initialize and logs once it has them: call after.
+  const logs = createEventLog<unknown>('log messages of server-everything');
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
+    logs.push(notification.params.data),
+  );
   await client.connect(
     new V1Stdio({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
   );
   try {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await logs.find((data) => /Roots updated|no roots/.test(String(data)), {
+      what: 'server-everything to receive the roots',
+    });
     return comparable((await client.callTool({ name: tool, arguments: args })) as Record<string, unknown>);
   } finally {
     await client.close();

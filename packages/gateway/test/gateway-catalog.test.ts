@@ -9,7 +9,7 @@ import {
 import type { McpConnection } from '@switchboard/client';
 import { createToolRegistry } from '@switchboard/core';
 import { serve } from '@switchboard/server';
-import { connectInMemory, everythingStdio, serverScript } from '@switchboard/test-helpers';
+import { connectInMemory, createEventLog, everythingStdio, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway } from '../src/index.js';
 
@@ -161,14 +161,10 @@ describe('gateway resources and prompts', () => {
       config: { mcpServers: { everything, again: everything, memory } },
       connectOptions: { supervision: { respawn: false } },
     });
-    let resourceChanges = 0;
-    let promptChanges = 0;
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      resourceChanges += 1;
-    });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-      promptChanges += 1;
-    });
+    const resourceChanges = createEventLog<unknown>('resources/list_changed notifications');
+    const promptChanges = createEventLog<unknown>('prompts/list_changed notifications');
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, resourceChanges.push);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, promptChanges.push);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(
       'memory://knowledge-graph',
     );
@@ -177,16 +173,16 @@ describe('gateway resources and prompts', () => {
     const pid = connection.client('memory')?.pid;
     expect(pid).toBeTypeOf('number');
     process.kill(pid as number, 'SIGKILL');
-    await expect.poll(() => resourceChanges, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    await resourceChanges.atLeast(1, { timeoutMs: 30_000 });
     const afterCrash = (await client.listResources()).resources.map((resource) => resource.uri);
     expect(afterCrash).not.toContain('memory://knowledge-graph');
     expect(afterCrash).toContain('everything+demo://resource/static/document/architecture.md');
     const gone = await wireError(client.readResource({ uri: 'memory://knowledge-graph' }));
     expect(gone.message).toContain('memory://knowledge-graph');
 
-    const before = promptChanges;
+    const before = promptChanges.entries.length;
     await connection.removeServer('again');
-    await expect.poll(() => promptChanges, { timeout: 30_000, interval: 100 }).toBeGreaterThan(before);
+    await promptChanges.atLeast(before + 1, { timeoutMs: 30_000 });
     const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
     expect(prompts).toContain('mcp__everything__simple-prompt');
     expect(prompts.some((name) => name.startsWith('mcp__again__'))).toBe(false);
@@ -211,37 +207,38 @@ describe('gateway resources and prompts', () => {
     const first = await startGateway({ config: { mcpServers: { everything } }, allowApprovalTools: true });
     const second = await startGateway({ clients: first.gateway.clients, allowApprovalTools: true });
     const document = 'demo://resource/static/document/architecture.md';
-    const updated: string[][] = [[], []];
-    const listChanges = [0, 0];
+    const sessions = ['first', 'second'] as const;
+    const updated = sessions.map((name) =>
+      createEventLog<string>(`resources/updated on the ${name} session`),
+    );
+    const listChanges = sessions.map((name) =>
+      createEventLog<unknown>(`resources/list_changed on the ${name} session`),
+    );
     [first.client, second.client].forEach((client, index) => {
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
         updated[index]?.push(notification.params.uri);
       });
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-        listChanges[index] = (listChanges[index] ?? 0) + 1;
-      });
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, (notification) =>
+        listChanges[index]?.push(notification),
+      );
     });
     await first.client.subscribeResource({ uri: document });
     await second.client.subscribeResource({ uri: document });
     await first.client.callTool({ name: 'mcp__everything__toggle-subscriber-updates', arguments: {} });
-    await expect.poll(() => updated[0]?.length, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(1);
-    await expect.poll(() => updated[1]?.length, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(1);
-    expect(updated[0]?.[0]).toBe(document);
+    await Promise.all(updated.map((log) => log.atLeast(1, { timeoutMs: 30_000 })));
+    expect(updated[0]?.entries[0]).toBe(document);
     await first.client.callTool({ name: 'mcp__everything__toggle-subscriber-updates', arguments: {} });
 
     // The upstream registers a session resource and announces it with list_changed.
-    const before = [...listChanges];
+    const before = listChanges.map((log) => log.entries.length);
     const made = await first.client.callTool({
       name: 'mcp__everything__gzip-file-as-resource',
       arguments: { name: 'hello.txt.gz', data: 'data:text/plain;base64,aGVsbG8=' },
     });
     expect(made.isError).not.toBe(true);
-    await expect
-      .poll(() => listChanges[0], { timeout: 30_000, interval: 100 })
-      .toBeGreaterThan(before[0] ?? 0);
-    await expect
-      .poll(() => listChanges[1], { timeout: 30_000, interval: 100 })
-      .toBeGreaterThan(before[1] ?? 0);
+    await Promise.all(
+      listChanges.map((log, index) => log.atLeast((before[index] ?? 0) + 1, { timeoutMs: 30_000 })),
+    );
     const names = (await second.client.listResources()).resources.map((resource) => resource.name);
     expect(names).toContain('hello.txt.gz');
   }, 90_000);

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
 import { serve } from '@switchboard/server';
-import { serverScript } from '@switchboard/test-helpers';
+import { createEventLog, type EventLog, serverScript } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway } from '../src/index.js';
 
@@ -21,9 +21,21 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function connectClient(url: string): Promise<Client> {
+/**
+ * An SDK v1 client of the gateway; `getStreams` (when given) logs the status of each GET stream
+ * it opens, as its answer comes: notifications outside any call travel on that stream.
+ */
+async function connectClient(url: string, getStreams?: EventLog<number>): Promise<Client> {
   const client = new Client({ name: 'gateway-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if ((init?.method ?? 'GET') === 'GET') getStreams?.push(response.status);
+        return response;
+      },
+    }),
+  );
   cleanups.push(() => client.close());
   return client;
 }
@@ -94,13 +106,13 @@ describe('createGateway', () => {
     const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
     cleanups.push(() => handle.close());
     const client = await connectClient(handle.url as string);
-    const loggers: string[] = [];
+    const loggers = createEventLog<string>('log messages');
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       loggers.push(String(notification.params.logger));
     });
     await client.callTool({ name: 'mcp__everything__toggle-simulated-logging', arguments: {} });
-    await expect.poll(() => loggers.length, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(1);
-    expect(loggers[0]).toMatch(/^everything/);
+    const [first] = await loggers.atLeast(1, { timeoutMs: 30_000 });
+    expect(first).toMatch(/^everything/);
   }, 60_000);
 
   test('cancelling a gateway call stops it and the gateway keeps serving', async () => {
@@ -110,12 +122,15 @@ describe('createGateway', () => {
     cleanups.push(() => handle.close());
     const client = await connectClient(handle.url as string);
     const controller = new AbortController();
+    // The first progress says the upstream runs the operation: cancel it then.
+    const progress = createEventLog<number>('progress of the long operation');
     const slow = client.callTool(
       { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 20, steps: 20 } },
       undefined,
-      { signal: controller.signal, timeout: 60_000 },
+      { signal: controller.signal, timeout: 60_000, onprogress: (update) => progress.push(update.progress) },
     );
-    setTimeout(() => controller.abort(), 300);
+    await progress.atLeast(1);
+    controller.abort();
     await expect(slow).rejects.toThrow();
     const echo = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'still' } });
     expect(JSON.stringify(echo.content)).toContain('still');
@@ -128,12 +143,12 @@ describe('createGateway', () => {
     const gateway = await createGateway({ clients });
     const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: true } });
     cleanups.push(() => handle.close());
-    const client = await connectClient(handle.url as string);
-    let changes = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes += 1;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const getStreams = createEventLog<number>('GET streams opened by the client');
+    const client = await connectClient(handle.url as string, getStreams);
+    const changes = createEventLog<unknown>('tools/list_changed notifications');
+    client.setNotificationHandler(ToolListChangedNotificationSchema, changes.push);
+    // list_changed goes on the session's GET stream: change the tools once it is open.
+    expect(await getStreams.atLeast(1)).toEqual([200]);
     registry.register({
       server: 'fake',
       name: 'hello',
@@ -142,13 +157,13 @@ describe('createGateway', () => {
       annotations: { readOnlyHint: true },
       execute: async () => ({ content: [{ type: 'text', text: 'hello!' }] }),
     });
-    await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await changes.atLeast(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['mcp__fake__hello']);
     expect((await client.callTool({ name: 'mcp__fake__hello', arguments: {} })).content).toEqual([
       { type: 'text', text: 'hello!' },
     ]);
     registry.unregisterServer('fake');
-    await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await changes.atLeast(2);
     expect((await client.listTools()).tools).toEqual([]);
   }, 60_000);
 

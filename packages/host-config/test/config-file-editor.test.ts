@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text holds ${VAR} references on purpose
-import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '@switchboard/client';
 import { parseJsonc } from '@switchboard/client/config-documents';
@@ -231,10 +231,14 @@ describe('updateConfigFile', () => {
 
   it('does not write when nothing changed', async () => {
     const file = temp.write('mcp.json', handWritten);
+    // A time in the past: any write would stamp the file with now (no need to wait for the clock).
+    const past = new Date('2020-01-01T00:00:00Z');
+    await utimes(file, past, past);
     const before = await stat(file);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await updateConfigFile(file, () => undefined)).changed).toBe(false);
-    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+    const after = await stat(file);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.ino).toBe(before.ino);
   });
 
   it('keeps the file mode, writes through symlinks and leaves no temp files', async () => {

@@ -1,8 +1,11 @@
 /**
  * Puts `count` protocol-log entries into a running `switchboard ui`: echo calls through the API
- * (each is a request out and a response in), a few at a time, until the log holds `count`.
+ * (each is a request out and a response in), a few at a time, until the log holds `count`. Each
+ * round waits for the `call-end` event of every call it started: by then their answers are in
+ * the log (the log records a message as it arrives, before the call ends).
  */
-import type { UiCallStarted, UiLogEntry } from '../src/ui-api.js';
+import { openEventStream } from '@switchboard/test-helpers';
+import type { UiCallStarted, UiEvent, UiLogEntry } from '../src/ui-api.js';
 import { apiRequest } from './ui-http.js';
 import type { UiProcess } from './ui-process.js';
 
@@ -10,35 +13,46 @@ import type { UiProcess } from './ui-process.js';
 const PARALLEL = 16;
 
 export async function fillLog(ui: UiProcess, count: number): Promise<number> {
-  let have = (await apiRequest<UiLogEntry[]>(ui, 'GET', '/api/log')).length;
-  let sent = 0;
-  while (have < count) {
-    const calls = Math.ceil((count - have) / 2);
-    for (let start = 0; start < calls; start += PARALLEL) {
-      const batch = Math.min(PARALLEL, calls - start);
-      await Promise.all(
-        Array.from({ length: batch }, () =>
-          apiRequest<UiCallStarted>(ui, 'POST', '/api/calls', {
-            server: 'everything',
-            tool: 'echo',
-            arguments: { message: `log filler ${sent++}` },
-          }),
-        ),
-      );
-    }
-    // The answers arrive after the 202s: wait until they are in the log (or the log stops growing).
+  const events = await openEventStream<UiEvent>(`${ui.origin}/api/events`, {
+    'x-switchboard-token': ui.token,
+  });
+  try {
+    // The call-end events seen so far, counted as the stream grows (each check reads only what is new).
+    let scanned = 0;
+    let ended = 0;
+    const endedSoFar = () => {
+      for (; scanned < events.received.length; scanned++)
+        if (events.received[scanned]?.type === 'call-end') ended++;
+      return ended;
+    };
+    let have = (await apiRequest<UiLogEntry[]>(ui, 'GET', '/api/log')).length;
+    let sent = 0;
     let previous = -1;
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      have = (await apiRequest<UiLogEntry[]>(ui, 'GET', '/api/log')).length;
-      if (have >= count || have === previous) break;
+    while (have < count) {
+      const calls = Math.ceil((count - have) / 2);
+      for (let start = 0; start < calls; start += PARALLEL) {
+        const batch = Math.min(PARALLEL, calls - start);
+        await Promise.all(
+          Array.from({ length: batch }, () =>
+            apiRequest<UiCallStarted>(ui, 'POST', '/api/calls', {
+              server: 'everything',
+              tool: 'echo',
+              arguments: { message: `log filler ${sent++}` },
+            }),
+          ),
+        );
+      }
+      await events.next((_event): _event is UiEvent => endedSoFar() >= sent, 60_000);
       previous = have;
+      have = (await apiRequest<UiLogEntry[]>(ui, 'GET', '/api/log')).length;
+      if (have === previous && have < count) {
+        throw new Error(
+          `the protocol log holds ${have} entries and stopped growing: its ring buffer may be smaller than ${count}`,
+        );
+      }
     }
-    if (have === previous && have < count) {
-      throw new Error(
-        `the protocol log holds ${have} entries and stopped growing: its ring buffer may be smaller than ${count}`,
-      );
-    }
+    return have;
+  } finally {
+    events.close();
   }
-  return have;
 }

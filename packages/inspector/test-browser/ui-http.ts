@@ -4,7 +4,8 @@
  * to drive the API directly where a scenario needs many calls (10,000 log entries).
  */
 import { request } from 'node:http';
-import type { UiCall, UiCallRequest, UiCallStarted } from '../src/ui-api.js';
+import { openEventStream } from '@switchboard/test-helpers';
+import type { UiCall, UiCallRequest, UiCallStarted, UiEvent } from '../src/ui-api.js';
 import type { UiProcess } from './ui-process.js';
 
 /** A status and the body as text. */
@@ -61,21 +62,29 @@ export async function apiRequest<T>(ui: UiProcess, method: string, path: string,
   return (answer.body ? JSON.parse(answer.body) : undefined) as T;
 }
 
-/** Starts a call through `POST /api/calls` and waits (polling `GET /api/calls/:id`) for its end. */
+/** Starts a call through `POST /api/calls` and waits for its `call-end` event on the live events. */
 export async function callThroughApi(
   ui: UiProcess,
   call: UiCallRequest,
   timeoutMs = 30_000,
 ): Promise<UiCall> {
-  const { callId } = await apiRequest<UiCallStarted>(ui, 'POST', '/api/calls', call);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await apiRequest<UiCall>(ui, 'GET', `/api/calls/${encodeURIComponent(callId)}`);
-    if (state.state !== 'running' && state.state !== 'awaiting-approval') return state;
-    if (Date.now() > deadline)
-      throw new Error(
-        `call ${callId} (${call.server}/${call.tool}) still ${state.state} after ${timeoutMs} ms`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  // Open before the call starts, so that its end cannot come before anyone listens.
+  const events = await openEventStream<UiEvent>(`${ui.origin}/api/events`, {
+    'x-switchboard-token': ui.token,
+  });
+  try {
+    const { callId } = await apiRequest<UiCallStarted>(ui, 'POST', '/api/calls', call);
+    const end = await events
+      .next(
+        (event): event is Extract<UiEvent, { type: 'call-end' }> =>
+          event.type === 'call-end' && event.call.callId === callId,
+        timeoutMs,
+      )
+      .catch((error: Error) => {
+        throw new Error(`call ${callId} (${call.server}/${call.tool}) did not end: ${error.message}`);
+      });
+    return end.call;
+  } finally {
+    events.close();
   }
 }

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { everythingStdio } from '@switchboard/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UiCallStarted, UiErrorBody, UiMetrics, UiSelection } from '../src/ui-api.js';
 import { createSandbox, eventOf, startUi, type UiHarness } from './inspector-harness.js';
 
@@ -122,18 +122,24 @@ describe('switchboard ui: metrics', () => {
     expect(metrics.toolCalls).toContainEqual(
       expect.objectContaining({ server: 'everything', tool: 'echo', calls: 2 }),
     );
-    // The sampler runs on its own beat (200 ms here): wait for a sample that has seen both calls.
     await events.next(
       eventOf('servers', (event) =>
         event.servers.some((server) => server.name === 'everything' && server.calls === 2),
       ),
     );
-    let series = metrics.series;
-    while (!series.some((sample) => sample.servers.everything?.calls === 2)) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      series = (await ui.api<UiMetrics>('GET', '/api/metrics')).body.series;
-    }
-    const sample = series.find((item) => item.servers.everything?.calls === 2);
+    // The sampler runs on its own beat (200 ms here) and publishes a sample only when the servers'
+    // list changed, which it no longer does: no event tells of the sample that saw both calls, so
+    // the series is read until it holds one.
+    const sampled = (series: UiMetrics['series']) =>
+      series.find((item) => item.servers.everything?.calls === 2);
+    const sample = await vi.waitFor(
+      async () => {
+        const found = sampled((await ui.api<UiMetrics>('GET', '/api/metrics')).body.series);
+        if (!found) throw new Error('no sample of the metrics has seen both calls yet');
+        return found;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(sample?.servers.everything?.p50).toBeGreaterThanOrEqual(0);
 
     // A second run whose host kept this run's calls (a registry store) shows them beside its own.

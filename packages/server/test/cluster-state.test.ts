@@ -3,6 +3,7 @@
  * and the Redis one (real Redis, a random key prefix of its own).
  */
 import { randomBytes } from 'node:crypto';
+import { createEventLog } from '@switchboard/test-helpers';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type ClusterState, createMemoryClusterState, ServerErrorCode } from '../src/index.js';
@@ -64,16 +65,16 @@ for (const [name, make] of implementations) {
       for (let seq = 1; seq <= 3; seq += 1)
         await state.appendLog(log, { seq, message: { jsonrpc: '2.0', method: `m${seq}` } }, 60_000);
       const abort = new AbortController();
-      const seen: unknown[] = [];
+      const seen = createEventLog<unknown>('entries read from the log');
       const reading = (async () => {
         for await (const entry of state.readLog(log, 1, { signal: abort.signal, follow: true }))
           seen.push(entry);
       })();
-      await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(2);
+      expect(await seen.atLeast(2)).toHaveLength(2);
       await state.appendLog(log, { seq: 4, message: { jsonrpc: '2.0', method: 'm4' } }, 60_000);
       await state.appendLog(log, { seq: 5, end: true }, 60_000);
       await reading;
-      expect(seen).toEqual([
+      expect(seen.entries).toEqual([
         { seq: 2, message: { jsonrpc: '2.0', method: 'm2' } },
         { seq: 3, message: { jsonrpc: '2.0', method: 'm3' } },
         { seq: 4, message: { jsonrpc: '2.0', method: 'm4' } },
@@ -86,14 +87,14 @@ for (const [name, make] of implementations) {
     });
 
     test('forwardResponse reaches the named replica', async () => {
-      const received: unknown[] = [];
-      const stop = state.onForwardedResponse((response) => received.push(response));
+      const received = createEventLog<unknown>('forwarded responses');
+      const stop = state.onForwardedResponse(received.push);
       const response = {
         sessionId: 's1',
         message: { jsonrpc: '2.0' as const, id: `${state.replicaId}.x-1`, result: {} },
       };
       await state.forwardResponse(state.replicaId, response);
-      await expect.poll(() => received, { timeout: 10_000 }).toEqual([response]);
+      expect(await received.atLeast(1)).toEqual([response]);
       stop();
     });
 
@@ -174,8 +175,8 @@ describe('Redis cluster state between two replicas', () => {
     const atTwo: unknown[] = [];
     one.onRemoteEvent((event) => atOne.push(event));
     two.onRemoteEvent((event) => atTwo.push(event));
-    const subscriptions: unknown[] = [];
-    two.onRemoteSubscription((change) => subscriptions.push(change));
+    const subscriptions = createEventLog<unknown>('subscription changes heard by p2');
+    two.onRemoteSubscription(subscriptions.push);
     // The subscriber connects on its own: publish until the other side has heard one.
     await expect
       .poll(
@@ -188,9 +189,7 @@ describe('Redis cluster state between two replicas', () => {
       .toBeGreaterThan(0);
     expect(atOne).toEqual([]);
     await one.changeSubscription('k1', { sessionId: 's1', uri: 'test://a', subscribed: true }, 60_000);
-    await expect
-      .poll(() => subscriptions, { timeout: 10_000 })
-      .toEqual([{ sessionId: 's1', uri: 'test://a', subscribed: true }]);
+    expect(await subscriptions.atLeast(1)).toEqual([{ sessionId: 's1', uri: 'test://a', subscribed: true }]);
     expect(await two.subscriptionsOf('k1')).toEqual(['test://a']);
   });
 

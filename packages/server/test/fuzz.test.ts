@@ -148,16 +148,28 @@ describe('fuzz', () => {
       }
       waiting?.();
     });
-    const until = async (predicate: () => boolean) => {
-      const deadline = Date.now() + 60_000;
-      while (!predicate()) {
-        if (Date.now() > deadline || exited) throw new Error('stdio fuzz: timed out waiting for answers');
-        await new Promise<void>((resolve) => {
-          waiting = resolve;
-          setTimeout(resolve, 200);
-        });
-      }
-    };
+    // Checked at each chunk of answers; the server's exit fails it at once, 60 s bound it.
+    const until = (predicate: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const settle = (error?: Error) => {
+          clearTimeout(timer);
+          waiting = undefined;
+          child.off('exit', onExit);
+          if (error) reject(error);
+          else resolve();
+        };
+        const onExit = () => settle(new Error('stdio fuzz: the server exited while answers were awaited'));
+        const timer = setTimeout(
+          () => settle(new Error('stdio fuzz: timed out after 60 s waiting for answers')),
+          60_000,
+        );
+        if (exited) return onExit();
+        child.once('exit', onExit);
+        waiting = () => {
+          if (predicate()) settle();
+        };
+        waiting();
+      });
     const write = (text: string) =>
       new Promise<void>((resolve) => {
         if (child.stdin.write(text)) resolve();

@@ -2,9 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createEventLog, type EventLog, waitForEvent } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool, type HttpTransportOptions, type ServeHandle, serve } from '../src/index.js';
-import { createEchoServer } from './fixtures/echo-server.js';
+import { createEchoServer, echoServerEvents } from './fixtures/echo-server.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -50,14 +51,17 @@ function raw(
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** Calls the `wait` tool, then drops the connection mid-call as a client that goes away would. */
-async function callWaitThenHangUp(url: string): Promise<void> {
+/** What the `wait` tool of a test did: `started`, then `aborted` once its signal fired. */
+type WaitRuns = EventLog<'started' | 'aborted'>;
+
+/** Calls the `wait` tool, then, once it runs, drops the connection mid-call as a client that goes away would. */
+async function callWaitThenHangUp(url: string, runs: WaitRuns): Promise<void> {
   const request = httpRequest(url, { method: 'POST', headers: jsonHeaders });
   request.on('error', () => {});
   request.end(
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
   );
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await runs.find((run) => run === 'started', { what: 'the wait tool to start' });
   request.destroy();
 }
 const call = (id: number, message: string) =>
@@ -135,19 +139,25 @@ describe('serve over HTTP', () => {
     const server = createEchoServer();
     const handle = await serve(server, { transport: { type: 'http', port: 0, session: true } });
     cleanups.push(() => handle.close());
-    const transport = new StreamableHTTPClientTransport(new URL(handle.url as string));
+    // The GET streams the client opened (their answer's headers have come).
+    const getStreams = createEventLog<number>('GET streams opened by the client');
+    const transport = new StreamableHTTPClientTransport(new URL(handle.url as string), {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if ((init?.method ?? 'GET') === 'GET') getStreams.push(response.status);
+        return response;
+      },
+    });
     const client = new Client({ name: 'session-test', version: '1.0.0' });
     await client.connect(transport);
     cleanups.push(() => client.close());
     expect(transport.sessionId).toMatch(/[0-9a-f-]{36}/);
-    let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed += 1;
-    });
-    // Give the client time to open its GET stream, then change the tools.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const changed = createEventLog<unknown>('tools/list_changed notifications');
+    client.setNotificationHandler(ToolListChangedNotificationSchema, changed.push);
+    // Once the client's GET stream is open, change the tools.
+    expect(await getStreams.atLeast(1)).toEqual([200]);
     server.addTool(defineTool({ name: 'late', description: 'added later', execute: () => 'late' }));
-    await expect.poll(() => changed, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await changed.atLeast(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('late');
     const sessionId = transport.sessionId as string;
     await transport.terminateSession();
@@ -227,7 +237,7 @@ describe('serve over HTTP', () => {
   });
 
   test('stateless: a client that disconnects mid-call cancels the tool through its signal', async () => {
-    let aborted = false;
+    const runs: WaitRuns = createEventLog('runs of the wait tool');
     const { createMcpServer } = await import('../src/index.js');
     const server = createMcpServer({
       name: 'cancel',
@@ -239,21 +249,22 @@ describe('serve over HTTP', () => {
           execute: (_args, { signal }) =>
             new Promise((resolve) => {
               signal.addEventListener('abort', () => {
-                aborted = true;
+                runs.push('aborted');
                 resolve('cancelled');
               });
+              runs.push('started');
             }),
         }),
       ],
     });
     const handle = await serve(server, { transport: { type: 'http', port: 0, json: true } });
     cleanups.push(() => handle.close());
-    await callWaitThenHangUp(handle.url as string);
-    await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
+    await callWaitThenHangUp(handle.url as string, runs);
+    await runs.find((run) => run === 'aborted', { what: "the tool's signal to abort" });
   });
 
   test('stateless: a tool that copies its context with spread still gets the cancellation', async () => {
-    let aborted = false;
+    const runs: WaitRuns = createEventLog('runs of the wait tool');
     const { createMcpServer } = await import('../src/index.js');
     const server = createMcpServer({
       name: 'cancel-copy',
@@ -267,9 +278,10 @@ describe('serve over HTTP', () => {
             expect(Object.keys(copy)).toContain('signal');
             return new Promise((resolve) => {
               copy.signal.addEventListener('abort', () => {
-                aborted = true;
+                runs.push('aborted');
                 resolve('cancelled');
               });
+              runs.push('started');
             });
           },
         }),
@@ -277,8 +289,8 @@ describe('serve over HTTP', () => {
     });
     const handle = await serve(server, { transport: { type: 'http', port: 0, json: true } });
     cleanups.push(() => handle.close());
-    await callWaitThenHangUp(handle.url as string);
-    await expect.poll(() => aborted, { timeout: 10_000 }).toBe(true);
+    await callWaitThenHangUp(handle.url as string, runs);
+    await runs.find((run) => run === 'aborted', { what: "the tool's signal to abort" });
   });
 
   test('a client that goes away mid-body does not hold up shutdown', async () => {
@@ -288,13 +300,18 @@ describe('serve over HTTP', () => {
     const url = new URL(handle.url as string);
     const { connect: connectSocket } = await import('node:net');
     const socket = connectSocket(Number(url.port), url.hostname);
-    await new Promise((resolve) => socket.once('connect', resolve));
+    await waitForEvent(socket, 'connect');
+    // `Expect: 100-continue`: node:http answers `100 Continue` as it hands the request to the
+    // server, so the interim answer is the event "the server has the request in flight".
     socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"`,
+      `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitForEvent<[Buffer]>(socket, 'data', {
+      filter: (chunk) => chunk.toString().startsWith('HTTP/1.1 100 Continue'),
+      what: 'the server to take the request (100 Continue)',
+    });
+    socket.write('{"jsonrpc"');
     socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
     // With the 120 s drain timeout, a leaked in-flight count would outlast this test's timeout.
     await handle.close();
   }, 30_000);
@@ -313,6 +330,7 @@ describe('serve over HTTP', () => {
 
   test('graceful shutdown drains calls in flight and then refuses new ones', async () => {
     const handle = await serve(createEchoServer(), { transport: { type: 'http', port: 0, json: true } });
+    const sleeping = waitForEvent(echoServerEvents, 'sleep-started', { what: 'the sleep call to start' });
     const slow = raw(handle.url as string, {
       headers: jsonHeaders,
       body: JSON.stringify({
@@ -322,7 +340,7 @@ describe('serve over HTTP', () => {
         params: { name: 'sleep', arguments: { ms: 400 } },
       }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleeping;
     const closing = handle.close();
     const response = await slow;
     expect(JSON.parse(response.body)).toMatchObject({ id: 9, result: { content: [{ text: 'slept 400' }] } });

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry } from '@switchboard/core';
-import { connectInMemory } from '@switchboard/test-helpers';
+import { connectInMemory, createEventLog } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, defineTool, type McpServer } from '../src/index.js';
@@ -84,12 +84,10 @@ describe('createMcpServer', () => {
     const registry = createToolRegistry();
     const server = createMcpServer({ name: 't', version: '1.0.0', registry });
     const client = await connect(server);
-    let changes = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes += 1;
-    });
+    const changes = createEventLog<unknown>('tools/list_changed notifications');
+    client.setNotificationHandler(ToolListChangedNotificationSchema, changes.push);
     server.addTool(add);
-    await expect.poll(() => changes).toBe(1);
+    expect(await changes.atLeast(1)).toHaveLength(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add']);
     registry.register({
       server: 'remote',
@@ -98,13 +96,13 @@ describe('createMcpServer', () => {
       inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
       execute: async (args) => `echo: ${String(args.text)}`,
     });
-    await expect.poll(() => changes).toBe(2);
+    expect(await changes.atLeast(2)).toHaveLength(2);
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(['add', 'mcp__remote__echo']);
     const result = await client.callTool({ name: 'mcp__remote__echo', arguments: { text: 'hi' } });
     expect(result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
     expect(server.removeTool('add')).toBe(true);
-    await expect.poll(() => changes).toBe(3);
+    expect(await changes.atLeast(3)).toHaveLength(3);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['mcp__remote__echo']);
   });
 
@@ -220,7 +218,7 @@ describe('createMcpServer', () => {
       ],
     });
     const client = await connect(server);
-    const logs: unknown[] = [];
+    const logs = createEventLog<unknown>('log messages');
     const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       logs.push(notification.params.data);
@@ -232,7 +230,8 @@ describe('createMcpServer', () => {
     });
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(progress).toEqual([1, 2]);
-    await expect.poll(() => logs).toEqual(['careful']);
+    // 'noisy' (debug, under the level) would have come before 'careful': one message is all.
+    expect(await logs.atLeast(1)).toEqual(['careful']);
   });
 
   test('server.log reaches every session, filtered by the level each client set', async () => {
@@ -240,7 +239,10 @@ describe('createMcpServer', () => {
     const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const verbose = await connect(server);
     const quiet = await connect(server);
-    const seen = { verbose: [] as unknown[], quiet: [] as unknown[] };
+    const seen = {
+      verbose: createEventLog<unknown>('log messages of the verbose client'),
+      quiet: createEventLog<unknown>('log messages of the quiet client'),
+    };
     verbose.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       seen.verbose.push(n.params.data);
     });
@@ -250,12 +252,13 @@ describe('createMcpServer', () => {
     await quiet.setLoggingLevel('error');
     await server.log('info', 'started');
     await server.log('critical', 'on fire');
-    await expect.poll(() => seen.verbose).toEqual(['started', 'on fire']);
-    await expect.poll(() => seen.quiet).toEqual(['on fire']);
+    expect(await seen.verbose.atLeast(2)).toEqual(['started', 'on fire']);
+    // In order on one connection: a wrongly sent 'started' would have come before 'on fire'.
+    expect(await seen.quiet.atLeast(1)).toEqual(['on fire']);
   });
 
   test('cancelling a call aborts the tool through its signal', async () => {
-    let aborted = false;
+    const runs = createEventLog<'started' | 'aborted'>('runs of the slow tool');
     const server = createMcpServer({
       name: 't',
       version: '1',
@@ -266,9 +269,10 @@ describe('createMcpServer', () => {
           execute: (_args, { signal }) =>
             new Promise((resolve) => {
               signal.addEventListener('abort', () => {
-                aborted = true;
+                runs.push('aborted');
                 resolve('stopped');
               });
+              runs.push('started');
             }),
         }),
       ],
@@ -276,9 +280,10 @@ describe('createMcpServer', () => {
     const client = await connect(server);
     const controller = new AbortController();
     const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort('user'), 50);
+    await runs.find((run) => run === 'started');
+    controller.abort('user');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => aborted).toBe(true);
+    await runs.find((run) => run === 'aborted', { what: "the tool's signal to abort" });
   });
 
   test('defineTool rejects bad names and non-object inputs with clear errors', () => {

@@ -7,6 +7,7 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createEventLog } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type OwnNginx, startNginx } from './fixtures/own-nginx.js';
 import { type ReplicaSet, startReplicas } from './fixtures/replica-set.js';
@@ -98,10 +99,18 @@ describe('behind nginx round-robin', () => {
       Array.from({ length: 6 }, () => client.callTool({ name: 'slow', arguments: { steps: 3, ms: 100 } })),
     );
     expect(before.every((result) => textOf(result).startsWith('done 3 on r'))).toBe(true);
-    const calls = Array.from({ length: 6 }, () =>
-      client.callTool({ name: 'slow', arguments: { steps: 3, ms: 150 } }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Each call's first progress says a replica is running it: drain once all six are in flight.
+    const running = createEventLog<number>('calls whose first progress came');
+    const calls = Array.from({ length: 6 }, (_, call) => {
+      let started = false;
+      return client.callTool({ name: 'slow', arguments: { steps: 3, ms: 150 } }, undefined, {
+        onprogress: () => {
+          if (!started) running.push(call);
+          started = true;
+        },
+      });
+    });
+    await running.atLeast(6);
     await set.replicas[0]?.handle.drain?.();
     const during = await Promise.all(calls);
     expect(during.every((result) => textOf(result).startsWith('done 3 on r'))).toBe(true);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { envelope } from '@switchboard/test-helpers';
+import { envelope, waitForEvent } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   createMemoryClusterState,
@@ -14,7 +14,7 @@ import {
   type ServeHandle,
   serve,
 } from '../src/index.js';
-import { createEchoServer } from './fixtures/echo-server.js';
+import { createEchoServer, echoServerEvents } from './fixtures/echo-server.js';
 import { openSession, sessionHeaders, sessionRequest } from './fixtures/raw-session.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -135,13 +135,14 @@ describe('replica identity, health and readiness', () => {
 
   test('drain: the listener closes at once, the call in flight completes with Connection: close, then drain resolves', async () => {
     const handle = await start({ json: true });
+    const sleeping = waitForEvent(echoServerEvents, 'sleep-started', { what: 'the sleep call to start' });
     const slow = rawPost(handle.url, {
       jsonrpc: '2.0',
       id: 9,
       method: 'tools/call',
       params: { name: 'sleep', arguments: { ms: 600 } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await sleeping;
     let drained = false;
     const draining = (handle.drain as () => Promise<void>)().then(() => {
       drained = true;
@@ -183,13 +184,14 @@ describe('replica identity, health and readiness', () => {
 
   test('drain is bounded by drainTimeoutMs', async () => {
     const handle = await start({ json: true, drainTimeoutMs: 200 });
+    const sleeping = waitForEvent(echoServerEvents, 'sleep-started', { what: 'the sleep call to start' });
     const slow = rawPost(handle.url, {
       jsonrpc: '2.0',
       id: 9,
       method: 'tools/call',
       params: { name: 'sleep', arguments: { ms: 5000 } },
     }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleeping;
     const started = Date.now();
     await (handle.drain as () => Promise<void>)();
     expect(Date.now() - started).toBeLessThan(4000);

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
-import { envelope, freePort, post, type RawAnswer } from '@switchboard/test-helpers';
+import { envelope, freePort, post, type RawAnswer, waitForEvent } from '@switchboard/test-helpers';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
@@ -174,6 +174,10 @@ describe('multi-round calls across replicas', () => {
     const first = await round(urlOf(set, 0), undefined, undefined, args);
     const second = await round(urlOf(set, 1), first, { elicitation_1: accept({ name: 'Kim' }) }, args);
     const closing = new AbortController();
+    const working = waitForEvent<[string]>(set.events, 'work-started', { what: 'the resumed run to work' });
+    const cancelled = waitForEvent<[string]>(set.events, 'work-cancelled', {
+      what: 'the resumed run to see the cancellation',
+    });
     const retry = fetch(urlOf(set, 1), {
       method: 'POST',
       signal: closing.signal,
@@ -197,10 +201,10 @@ describe('multi-round calls across replicas', () => {
         },
       }),
     }).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await working).toEqual(['r1']);
     closing.abort();
     expect(await retry).toBeInstanceOf(Error);
-    await expect.poll(() => set.redis.get(`${set.prefix}test:cancelled`), { timeout: 5_000 }).toBe('r1');
+    expect(await cancelled).toEqual(['r1']);
   });
 
   test('the owner closed between rounds: a clear error naming it, at once, telling the client to start again', async () => {

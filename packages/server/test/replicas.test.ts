@@ -9,7 +9,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@mo
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { envelope, post } from '@switchboard/test-helpers';
+import { createEventLog, envelope, post } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool, JsonRpcErrorCode, serve } from '../src/index.js';
 import { createRedisClusterState } from '../src/redis.js';
@@ -346,9 +346,9 @@ describe('replicas sharing Redis', () => {
       signal: abort.signal,
     });
     expect(stream.status).toBe(200);
-    let legacyChanges = 0;
+    const legacyChanges = createEventLog<string>('list_changed on the 2025 GET stream');
     const legacyReading = readSse(stream, (event) => {
-      if (event.data.includes('notifications/tools/list_changed')) legacyChanges += 1;
+      if (event.data.includes('notifications/tools/list_changed')) legacyChanges.push(event.data);
     }).catch(() => {});
     // A 2026-07-28 subscriptions/listen stream on r3.
     const listen = await fetch(r3.url, {
@@ -370,27 +370,32 @@ describe('replicas sharing Redis', () => {
         },
       }),
     });
-    let acknowledged = false;
-    let modernChanges = 0;
-    let updates = 0;
+    const acknowledged = createEventLog<string>('subscriptions/acknowledged on the listen stream');
+    const modernChanges = createEventLog<string>('list_changed on the listen stream');
+    const updates = createEventLog<string>('resources/updated on the listen stream');
     const modernReading = readSse(listen, (event) => {
-      if (event.data.includes('subscriptions/acknowledged')) acknowledged = true;
-      if (event.data.includes('notifications/tools/list_changed')) modernChanges += 1;
+      if (event.data.includes('subscriptions/acknowledged')) acknowledged.push(event.data);
+      if (event.data.includes('notifications/tools/list_changed')) modernChanges.push(event.data);
       if (event.data.includes('notifications/resources/updated') && event.data.includes('test://status'))
-        updates += 1;
+        updates.push(event.data);
     }).catch(() => {});
-    await expect.poll(() => acknowledged, { timeout: 10_000 }).toBe(true);
+    /** Both streams' list_changed counts, once each has at least `count`. */
+    const changesAtLeast = async (count: number) => {
+      await Promise.all([legacyChanges.atLeast(count), modernChanges.atLeast(count)]);
+      return [legacyChanges.entries.length, modernChanges.entries.length];
+    };
+    await acknowledged.atLeast(1);
     r1.server.addTool(defineTool({ name: 'late-1', description: 'added on r1', execute: () => 'late' }));
-    await expect.poll(() => [legacyChanges, modernChanges], { timeout: 10_000 }).toEqual([1, 1]);
+    expect(await changesAtLeast(1)).toEqual([1, 1]);
     // A second change: had the first been delivered twice, its copy would arrive before this one.
     r1.server.addTool(defineTool({ name: 'late-2', description: 'added on r1', execute: () => 'late' }));
-    await expect.poll(() => [legacyChanges, modernChanges], { timeout: 10_000 }).toEqual([2, 2]);
+    expect(await changesAtLeast(2)).toEqual([2, 2]);
     // resources/updated from r2 reaches the listen stream on r3, once.
     await r2.server.notifyResourceUpdated('test://status');
-    await expect.poll(() => updates, { timeout: 10_000 }).toBe(1);
+    await updates.atLeast(1);
     r1.server.addTool(defineTool({ name: 'late-3', description: 'added on r1', execute: () => 'late' }));
-    await expect.poll(() => modernChanges, { timeout: 10_000 }).toBe(3);
-    expect(updates).toBe(1);
+    expect(await modernChanges.atLeast(3)).toHaveLength(3);
+    expect(updates.entries).toHaveLength(1);
     abort.abort();
     await Promise.all([legacyReading, modernReading]);
   });
@@ -410,11 +415,11 @@ describe('replicas sharing Redis', () => {
       signal: abort.signal,
     });
     expect(stream.status).toBe(200);
-    let updates = 0;
-    let changes = 0;
+    const updates = createEventLog<string>('resources/updated on the GET stream');
+    const changes = createEventLog<string>('list_changed on the GET stream');
     const reading = readSse(stream, (event) => {
-      if (event.data.includes('notifications/resources/updated')) updates += 1;
-      if (event.data.includes('notifications/tools/list_changed')) changes += 1;
+      if (event.data.includes('notifications/resources/updated')) updates.push(event.data);
+      if (event.data.includes('notifications/tools/list_changed')) changes.push(event.data);
     }).catch(() => {});
     const members = async () => {
       const keys = await set.redis.keys(`${set.prefix}subs:*`);
@@ -426,15 +431,16 @@ describe('replicas sharing Redis', () => {
     // The set and the message to the replicas are one transaction: once it shows, r2 was told.
     await expect.poll(members, { timeout: 10_000 }).toEqual(['test://status']);
     await r1.server.notifyResourceUpdated('test://status');
-    await expect.poll(() => updates, { timeout: 10_000 }).toBe(1);
+    await updates.atLeast(1);
     expect((await sessionRequest(r1.url, id, 'resources/unsubscribe', { uri: 'test://status' })).status).toBe(
       200,
     );
     await expect.poll(members, { timeout: 10_000 }).toEqual([]);
     await r1.server.notifyResourceUpdated('test://status');
     r1.server.addTool(defineTool({ name: 'flush', description: 'x', execute: () => 'x' }));
-    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
-    expect(updates).toBe(1);
+    // In order on the stream: an update sent after the unsubscribe would have come before this.
+    expect(await changes.atLeast(1)).toHaveLength(1);
+    expect(updates.entries).toHaveLength(1);
     abort.abort();
     await reading;
   });

@@ -6,7 +6,7 @@
  * greater). Checked with the official SDK v2 client pinned to 2026-07-28 and on the raw wire.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
-import { envelope, post } from '@switchboard/test-helpers';
+import { createEventLog, type EventLog, envelope, post } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMcpServer, defineTool, type ServeHandle, serve } from '../src/index.js';
 
@@ -17,8 +17,11 @@ afterEach(async () => {
 
 const nameSchema = { type: 'object', properties: { name: { type: 'string' } } } as const;
 
+/** The progress a parked run sent from its timer (the server's own beat, every 20 ms). */
+const parkedTicksLog = () => createEventLog<number>('progress sent while the run was parked');
+
 /** A server whose tool reports progress before, while and after it waits for an answer. */
-async function start(parkedTicks: { sent: number }): Promise<ServeHandle & { url: string }> {
+async function start(parkedTicks: EventLog<number>): Promise<ServeHandle & { url: string }> {
   const server = createMcpServer({
     name: 'resumed-run',
     version: '1.0.0',
@@ -30,7 +33,7 @@ async function start(parkedTicks: { sent: number }): Promise<ServeHandle & { url
           await progress(1, 4, 'before asking');
           // Progress while the run is parked: a timer that fires between the rounds.
           const ticker = setInterval(() => {
-            parkedTicks.sent += 1;
+            parkedTicks.push(1.5);
             void progress(1.5, 4, 'while parked');
           }, 20);
           let answer: Awaited<ReturnType<typeof elicit>>;
@@ -59,7 +62,7 @@ async function start(parkedTicks: { sent: number }): Promise<ServeHandle & { url
 
 describe('a resumed 2026-07-28 run', () => {
   test('the official pinned client gets the progress sent after the resume', async () => {
-    const parked = { sent: 0 };
+    const parked = parkedTicksLog();
     const { url } = await start(parked);
     const client = new V2Client(
       { name: 'resume-progress', version: '1.0.0' },
@@ -67,7 +70,7 @@ describe('a resumed 2026-07-28 run', () => {
     );
     client.setRequestHandler('elicitation/create', async () => {
       // Answer only once the parked run's timer has fired a few times.
-      await expect.poll(() => parked.sent, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+      await parked.atLeast(3);
       return { action: 'accept', content: { name: 'Ada' } };
     });
     await client.connect(new V2Http(new URL(url)));
@@ -86,7 +89,8 @@ describe('a resumed 2026-07-28 run', () => {
   });
 
   test('on the wire: the retry stream carries the progress (its own token) and the logs (its own level)', async () => {
-    const { url } = await start({ sent: 0 });
+    const parked = parkedTicksLog();
+    const { url } = await start(parked);
     const caps = { elicitation: {} };
     const first = await post(url, 'tools/call', {
       name: 'ask_then_work',
@@ -101,7 +105,7 @@ describe('a resumed 2026-07-28 run', () => {
       }),
     );
     // Let the parked run's timer write to the closed first round: the server must keep serving.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await parked.atLeast(parked.entries.length + 3);
     const retry = await post(url, 'tools/call', {
       name: 'ask_then_work',
       arguments: {},
@@ -135,7 +139,7 @@ describe('a resumed 2026-07-28 run', () => {
   });
 
   test('a retry without a progress token or log level gets neither', async () => {
-    const { url } = await start({ sent: 0 });
+    const { url } = await start(parkedTicksLog());
     const caps = { elicitation: {} };
     const first = await post(url, 'tools/call', {
       name: 'ask_then_work',
@@ -187,16 +191,25 @@ describe('a resumed 2026-07-28 run', () => {
   });
 
   test('progress and logs after the call was answered are dropped, and the server keeps serving', async () => {
-    const late: Array<Promise<void>> = [];
+    const late = createEventLog<Promise<void>>('progress and log sent after the answer');
+    // The first call's tool reports once the test holds its answer (later calls answer plainly).
+    let answered: (() => void) | undefined;
+    const answerReceived = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
     const server = createMcpServer({
       name: 'late-progress',
       version: '1.0.0',
       tools: [
         defineTool({
           name: 'late',
-          description: 'answers at once, then reports progress from a timer',
+          description: 'answers at once, then reports progress once the client has the answer',
           execute: (_args, { progress, log }) => {
-            setTimeout(() => late.push(progress(5), log('error', 'too late')), 20);
+            if (late.entries.length === 0)
+              void answerReceived.then(() => {
+                late.push(progress(5));
+                late.push(log('error', 'too late'));
+              });
             return 'answered';
           },
         }),
@@ -214,9 +227,9 @@ describe('a resumed 2026-07-28 run', () => {
       _meta: { ...envelope({}, { 'io.modelcontextprotocol/logLevel': 'debug' }), progressToken: 'late' },
     });
     expect(first.body.result).toMatchObject({ content: [{ type: 'text', text: 'answered' }] });
-    await expect.poll(() => late.length).toBe(2);
+    answered?.();
     // Dropped quietly: neither rejects (before, writing to the finished response failed).
-    await expect(Promise.all(late)).resolves.toEqual([undefined, undefined]);
+    await expect(Promise.all(await late.atLeast(2))).resolves.toEqual([undefined, undefined]);
     const again = await post(url, 'tools/call', { name: 'late', arguments: {}, _meta: envelope() });
     expect(again.body.result).toMatchObject({ content: [{ type: 'text', text: 'answered' }] });
   });

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInMemory } from '@switchboard/test-helpers';
+import { connectInMemory, createEventLog } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 import { defineTool, type McpServer, serveAgent } from '../src/index.js';
 
@@ -59,7 +59,7 @@ test('a failing agent gives isError with a clear message', async () => {
 });
 
 test('cancelling the MCP request aborts the agent run through its signal', async () => {
-  let aborted = false;
+  const runs = createEventLog<'started' | 'aborted'>('runs of the slow agent');
   const client = await connect(
     serveAgent({
       name: 'slow',
@@ -67,9 +67,10 @@ test('cancelling the MCP request aborts the agent run through its signal', async
       agent: (_message, { signal }) =>
         new Promise((_resolve, reject) => {
           signal.addEventListener('abort', () => {
-            aborted = true;
+            runs.push('aborted');
             reject(new Error('aborted'));
           });
+          runs.push('started');
         }),
     }),
   );
@@ -77,9 +78,10 @@ test('cancelling the MCP request aborts the agent run through its signal', async
   const call = client.callTool({ name: 'slow', arguments: { message: 'go' } }, undefined, {
     signal: controller.signal,
   });
-  setTimeout(() => controller.abort(), 50);
+  await runs.find((run) => run === 'started');
+  controller.abort();
   await expect(call).rejects.toThrow();
-  await expect.poll(() => aborted).toBe(true);
+  await runs.find((run) => run === 'aborted', { what: "the agent's signal to abort" });
 });
 
 test('tools exposed beside the agent follow the approval policy', async () => {

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readLines } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 
 const fixture = fileURLToPath(new URL('./fixtures/echo-server.ts', import.meta.url));
@@ -16,10 +18,7 @@ test('the raw SDK client drives a child-process server over stdio', async () => 
     args: ['--import', 'tsx', fixture, 'stdio'],
     stderr: 'pipe',
   });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
+  const stderr = readLines(transport.stderr as Readable, "the server's stderr");
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(transport);
   cleanups.push(() => client.close());
@@ -32,7 +31,7 @@ test('the raw SDK client drives a child-process server over stdio', async () => 
   const bad = await client.callTool({ name: 'add', arguments: { a: 1 } });
   expect(bad.isError).toBe(true);
   // Logs go to stderr, never to stdout (which would corrupt the protocol).
-  await expect.poll(() => stderr).toContain('serving on stdio');
+  await stderr.find((line) => line.includes('serving on stdio'));
 });
 
 test('stdout carries nothing but JSON-RPC lines', async () => {
@@ -42,18 +41,16 @@ test('stdout carries nothing but JSON-RPC lines', async () => {
   cleanups.push(async () => {
     child.kill();
   });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
+  const stdout = readLines(child.stdout, "the server's stdout");
   child.stdin.write(
     `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
   );
   child.stdin.write(
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"}}}\n',
   );
-  await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 30_000 }).toBe(2);
-  for (const line of stdout.split('\n').filter(Boolean)) {
+  const lines = await stdout.atLeast(2, { timeoutMs: 30_000 });
+  expect(lines.filter(Boolean)).toHaveLength(2);
+  for (const line of lines) {
     expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   }
 });

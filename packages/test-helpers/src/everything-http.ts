@@ -6,7 +6,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { serverScript } from './official-servers.js';
-import { acceptsConnections, freePort } from './random-port.js';
+import { freePort } from './random-port.js';
+import { waitForPort } from './wait-for-port.js';
 
 /** A running HTTP server-everything; `close()` (or leaving an `await using` scope) kills it. */
 export interface EverythingHttpServer extends AsyncDisposable {
@@ -47,16 +48,16 @@ export async function startEverythingHttp(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
-  const deadline = Date.now() + startTimeoutMs;
-  while (!(await acceptsConnections(port))) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`server-everything ${mode} exited (${child.exitCode ?? child.signalCode}): ${stderr}`);
-    }
-    if (Date.now() > deadline) {
-      await killAndWait(child);
-      throw new Error(`server-everything ${mode} did not listen on ${port}: ${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await waitForPort(port, {
+      process: child,
+      output: () => stderr,
+      timeoutMs: startTimeoutMs,
+      what: `server-everything ${mode} to listen on ${port}`,
+    });
+  } catch (error) {
+    await killAndWait(child);
+    throw error;
   }
   const close = () => killAndWait(child);
   return {

@@ -5,6 +5,7 @@
  */
 import './dispose-symbols.js';
 
+export { createEventLog, type EventLog } from './event-log.js';
 export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
 export {
@@ -38,6 +39,7 @@ export {
   type ListeningServer,
   listenOnRandomPort,
 } from './random-port.js';
+export { readLines } from './read-lines.js';
 export {
   localServerEverything,
   npxServerEverything,
@@ -60,3 +62,8 @@ export {
   type TemporaryDirectories,
   type TemporaryDirectory,
 } from './temporary-directory.js';
+export { waitForClockPast } from './wait-for-clock.js';
+export { type WaitForEventOptions, waitForEvent } from './wait-for-event.js';
+export { type ProcessExit, waitForExit } from './wait-for-exit.js';
+export { type WaitForPortOptions, waitForPort } from './wait-for-port.js';
+export { defaultWaitTimeoutMs, type WaitOptions } from './wait-options.js';

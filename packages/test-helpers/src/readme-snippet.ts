@@ -60,6 +60,8 @@ export interface RunSnippetOptions {
   nextTo: string | URL;
   /** Where to collect what it prints (pass one the snippet can also reach). @default a new array */
   lines?: string[];
+  /** Told each line as it is printed (an event log's `push`, for a test that waits on a line). */
+  onLine?: (line: string) => void;
 }
 
 /**
@@ -71,7 +73,9 @@ export async function runSnippet(source: string, options: RunSnippetOptions): Pr
   const file = writeSnippet(source, options.nextTo);
   const log = console.log;
   console.log = (...args: unknown[]) => {
-    lines.push(format(...args));
+    const line = format(...args);
+    lines.push(line);
+    options.onLine?.(line);
   };
   try {
     await import(/* @vite-ignore */ file.path);

@@ -49,14 +49,18 @@ describe.skipIf(process.platform === 'win32')('no orphans when the parent is SIG
       parentScript,
       `import { createStdioTransport } from ${JSON.stringify(stdioEntry)};
        const everything = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(serverScript('server-everything'))}, 'stdio'] });
-       const stubborn = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(stubborn)}], killTimeoutMs: 1000 });
+       // The stubborn server's stderr lines reach the transport's logger: its grandchild's pid among them.
+       let announce;
+       const announced = new Promise((resolve) => { announce = resolve; });
+       const quiet = () => {};
+       const logger = { info: quiet, warn: quiet, error: quiet, debug: (_context, line) => {
+         const match = /grandchild (\\d+)/.exec(String(line));
+         if (match) announce(Number(match[1]));
+       } };
+       const stubborn = createStdioTransport({ command: process.execPath, args: [${JSON.stringify(stubborn)}], killTimeoutMs: 1000, logger });
        await everything.start();
        await stubborn.start();
-       let grandchild;
-       while (!grandchild) {
-         grandchild = Number(/grandchild (\\d+)/.exec(stubborn.stderrTail())?.[1]) || undefined;
-         await new Promise((resolve) => setTimeout(resolve, 20));
-       }
+       const grandchild = await announced;
        process.stdout.write(JSON.stringify({ pids: [everything.pid, stubborn.pid, grandchild] }) + '\\n');
        setInterval(() => {}, 1000);`,
     );

@@ -7,6 +7,7 @@ import { serverScript } from '@switchboard/test-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStdioTransport, type StdioExitInfo, type StdioTransport } from '../src/stdio.js';
 import { isProcessAlive, waitForProcessesGone } from './support/process-table.js';
+import { stderrLines } from './support/stderr-lines.js';
 
 let fixtures: string;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -195,16 +196,23 @@ describe('stdio transport failures', () => {
       'leaving-server.mjs',
       `import { spawn } from 'node:child_process';
        const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-       process.stderr.write('leftover ' + child.pid + '\\n', () => setTimeout(() => process.exit(0), 200));`,
+       process.stderr.write('leftover ' + child.pid + '\\n', () => process.exit(0));`,
     );
-    const transport = createStdioTransport({ command: process.execPath, args: [script], killTimeoutMs: 500 });
+    const stderr = stderrLines('the leaving server');
+    const transport = createStdioTransport({
+      command: process.execPath,
+      args: [script],
+      killTimeoutMs: 500,
+      logger: stderr.logger,
+    });
     cleanups.push(() => transport.close());
     const exited = new Promise<StdioExitInfo>((resolve) => {
       transport.onexit = resolve;
     });
     await transport.start();
     expect(await exited).toMatchObject({ code: 0, expected: false });
-    const leftover = Number(/leftover (\d+)/.exec(transport.stderrTail())?.[1]);
+    const line = await stderr.lines.find((text) => text.startsWith('leftover '));
+    const leftover = Number(/leftover (\d+)/.exec(line)?.[1]);
     expect(leftover).toBeGreaterThan(0);
     expect(await waitForProcessesGone([leftover])).toEqual([]);
   });
@@ -218,27 +226,25 @@ describe('stdio transport failures', () => {
        process.stderr.write('grandchild ' + child.pid + '\\n');
        setInterval(() => {}, 1000);`,
     );
+    const stderr = stderrLines('the stubborn server');
     const transport = createStdioTransport({
       command: process.execPath,
       args: [script],
       stdinCloseTimeoutMs: 200,
       killTimeoutMs: 500,
+      logger: stderr.logger,
     });
     cleanups.push(() => transport.close());
     await transport.start();
-    let grandchild: number | undefined;
-    const deadline = Date.now() + 30_000;
-    while (grandchild === undefined && Date.now() < deadline) {
-      grandchild = Number(/grandchild (\d+)/.exec(transport.stderrTail())?.[1]) || undefined;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const line = await stderr.lines.find((text) => /^grandchild \d+/.test(text));
+    const grandchild = Number(/grandchild (\d+)/.exec(line)?.[1]);
     expect(grandchild).toBeGreaterThan(0);
     const pid = transport.pid!;
     const exits: StdioExitInfo[] = [];
     transport.onexit = (info) => exits.push(info);
     await transport.close();
     expect(exits).toEqual([{ code: null, signal: 'SIGKILL', expected: true }]);
-    expect(await waitForProcessesGone([pid, grandchild!])).toEqual([]);
+    expect(await waitForProcessesGone([pid, grandchild])).toEqual([]);
   });
 });
 

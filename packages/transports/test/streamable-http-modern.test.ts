@@ -4,7 +4,7 @@
 // cancellation), and no session or GET stream.
 import http from 'node:http';
 import { Client, ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
-import { listenOnRandomPort } from '@switchboard/test-helpers';
+import { createEventLog, listenOnRandomPort } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createStreamableHttpTransport,
@@ -88,11 +88,10 @@ describe('Streamable HTTP transport, modern era', () => {
     const { client } = await autoClient(server.url);
     const abort = new AbortController();
     const call = client.callTool({ name: 'slow', arguments: { label: 'first' } }, { signal: abort.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.started.find((label) => label === 'first');
     abort.abort();
     await expect(call).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(server.cancelled).toEqual(['first']);
+    expect(await server.cancelled.atLeast(1)).toEqual(['first']);
     // No notifications/cancelled POST: on a modern connection the closed stream says it.
     expect(server.requests.some((request) => request.body?.method === 'notifications/cancelled')).toBe(false);
   });
@@ -167,7 +166,7 @@ describe('Streamable HTTP transport, modern era', () => {
       body: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } })}\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { content: [] } })}\n\n`,
     }));
     const transport = createStreamableHttpTransport({ url });
-    const extras: Array<HttpMessageExtraInfo | undefined> = [];
+    const extras = createEventLog<HttpMessageExtraInfo | undefined>('the messages handed on, by their extra');
     transport.onmessage = (_message, extra) => extras.push(extra as HttpMessageExtraInfo | undefined);
     await transport.start();
     cleanups.push(() => transport.close());
@@ -177,9 +176,10 @@ describe('Streamable HTTP transport, modern era', () => {
       method: 'tools/call',
       params: { name: 't', arguments: {} },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(extras[0]?.relatedRequest?.id).toBe(7);
-    expect(extras[1]).toBeUndefined();
+    // The server's request, then the answer: both handed on.
+    const [request, answer] = await extras.atLeast(2);
+    expect(request?.relatedRequest?.id).toBe(7);
+    expect(answer).toBeUndefined();
   });
 
   it('a modern-only server refusing initialize (2025 client): the error answers in-band, no SSE fallback', async () => {

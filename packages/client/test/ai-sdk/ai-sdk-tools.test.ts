@@ -13,7 +13,6 @@ import { connectMcp, type McpConnection } from '../../src/index.js';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { waitFor } from '../helpers/servers.js';
 import { offeredTools, scriptedModel, toolResultsIn } from './scripted-model.js';
 
 let everything: McpConnection;
@@ -237,8 +236,8 @@ describe('cancellation', () => {
     cleanups.push(() => server.close());
     const connection = await connectMcp({ v2: { url: server.url } }, { approval: 'never' });
     cleanups.push(() => connection.close());
-    const started = slowCalls.started;
-    const cancelled = slowCalls.cancelled;
+    const started = slowCalls.started.entries.length;
+    const cancelled = slowCalls.cancelled.entries.length;
     const abort = new AbortController();
     const model = scriptedModel([{ toolCalls: [{ name: 'mcp__v2__slow', input: { steps: 500 } }] }]);
     const run = generateText({
@@ -248,10 +247,10 @@ describe('cancellation', () => {
       prompt: 'Take your time',
       abortSignal: abort.signal,
     });
-    await waitFor(() => slowCalls.started > started, 5000);
+    await slowCalls.started.atLeast(started + 1, { what: 'the slow call to start' });
     abort.abort();
     await expect(run).rejects.toThrow();
-    await waitFor(() => slowCalls.cancelled > cancelled, 5000);
+    await slowCalls.cancelled.atLeast(cancelled + 1, { what: 'the server to see the cancellation' });
     // The model was never called again: the turn ended with the abort.
     expect(model.doGenerateCalls).toHaveLength(1);
   });

@@ -6,7 +6,7 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { type CreateMcpHandlerOptions, createMcpHandler } from '@modelcontextprotocol/server';
-import { listenOnRandomPort } from '@switchboard/test-helpers';
+import { createEventLog, type EventLog, listenOnRandomPort } from '@switchboard/test-helpers';
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { buildServer, createTaskStore } from '../fixtures/sdk-v2-server.mjs';
 
@@ -21,6 +21,8 @@ export interface RecordedRequest {
 export interface RunningMcpServer {
   url: string;
   requests: RecordedRequest[];
+  /** The same requests as a log to wait on (`await server.received.find(...)`). */
+  received: EventLog<RecordedRequest>;
   handler: ReturnType<typeof createMcpHandler>;
   close(): Promise<void>;
 }
@@ -59,7 +61,8 @@ export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promis
       }),
     handlerOptions,
   );
-  const requests: RecordedRequest[] = [];
+  const received = createEventLog<RecordedRequest>('requests the server received');
+  const requests = received.entries as RecordedRequest[];
   const server = http.createServer(async (request, response) => {
     const body = await readBody(request);
     let parsed: RecordedRequest['body'];
@@ -68,7 +71,7 @@ export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promis
     } catch {
       parsed = undefined;
     }
-    if (record) requests.push({ method: request.method ?? '', headers: request.headers, body: parsed });
+    if (record) received.push({ method: request.method ?? '', headers: request.headers, body: parsed });
     const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort();
@@ -106,6 +109,7 @@ export async function startSdkV2Server(options: SdkV2ServerOptions = {}): Promis
   return {
     url: `${origin}/mcp`,
     requests,
+    received,
     handler,
     close: async () => {
       await handler.close();

@@ -8,6 +8,7 @@ import {
   type ToolTrustRecord,
   type ToolTrustStore,
 } from '@switchboard/core';
+import { waitForClockPast } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /** Makes store instances on one backing database per case (`fresh()`), more on the same one (`another()`). */
@@ -110,7 +111,8 @@ export function describeRegistryStoreContract(name: string, harness: StoreHarnes
       await store.recordTools('files', [tool('a'), tool('b')]);
       await store.recordTools('other', [tool('z')]);
       const [before] = await store.listTools({ server: 'files' });
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // "Last seen" must be later: let the clock pass the first stamp (the store's clock is this machine's).
+      await waitForClockPast(before?.lastSeenAt ?? Date.now());
       await store.recordTools('files', [
         tool('a', { description: 'changed', inputSchema: { type: 'object' } }),
       ]);

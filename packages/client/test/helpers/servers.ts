@@ -2,9 +2,10 @@
  * The client's own test helpers: its fixture servers, finding the processes a test started, waiting,
  * a recording logger. What other packages' tests need too is in `@switchboard/test-helpers`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, watch } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createEventLog, type EventLog } from '@switchboard/test-helpers';
 
 /** A fixture script under test/fixtures. */
 export function fixture(name: string): string {
@@ -39,7 +40,10 @@ export function processesMatching(marker: string): number[] {
   return found;
 }
 
-/** Waits until `check` holds, polling; throws after `timeoutMs`. */
+/**
+ * Waits until `check` holds, polling; throws after `timeoutMs`. Only for state that tells no one
+ * when it changes (a connection's `status()`, the process table): where an event exists, wait on it.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 20_000,
@@ -84,4 +88,50 @@ export function createRecordingLogger() {
     lines,
     logger: { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') },
   };
+}
+
+/** The lines of a file as a fixture server appends them, and the watch to stop. */
+export interface FileLines extends Disposable {
+  lines: EventLog<string>;
+  close(): void;
+}
+
+/**
+ * Follows the lines appended to `file` (which may not exist yet), read at each change the OS
+ * reports on its folder: the counter server's record of the calls it received, as events.
+ */
+export function followFileLines(file: string): FileLines {
+  const lines = createEventLog<string>(`the lines of ${basename(file)}`);
+  let offset = 0;
+  let partial = '';
+  const readNew = () => {
+    let descriptor: number;
+    try {
+      descriptor = openSync(file, 'r');
+    } catch {
+      return; // Not written yet.
+    }
+    try {
+      const buffer = Buffer.alloc(64 * 1024);
+      for (let read = readSync(descriptor, buffer, 0, buffer.length, offset); read > 0; ) {
+        offset += read;
+        partial += buffer.toString('utf8', 0, read);
+        read = readSync(descriptor, buffer, 0, buffer.length, offset);
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+    const complete = partial.split('\n');
+    partial = complete.pop() ?? '';
+    for (const line of complete) lines.push(line);
+  };
+  const watcher = watch(dirname(file), (_event, name) => {
+    if (name === null || name === basename(file)) readNew();
+  });
+  readNew();
+  const close = () => {
+    watcher.close();
+    lines.end('no longer followed');
+  };
+  return { lines, close, [Symbol.dispose]: close };
 }

@@ -18,7 +18,6 @@ import {
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { waitFor } from '../helpers/servers.js';
 import { callTool, ScriptedChatModel } from './scripted-chat-model.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -237,13 +236,16 @@ describe('toLangChainTools in LangGraph’s createReactAgent', () => {
     const connection = await connect({ v2: { url: server.url } }, { approval: 'never' });
     const model = new ScriptedChatModel([callTool('mcp__v2__slow', { steps: 1000 }), new AIMessage('never')]);
     const agent = createReactAgent({ llm: model, tools: toLangChainTools(connection) });
-    const before = { ...slowCalls };
+    const before = {
+      started: slowCalls.started.entries.length,
+      cancelled: slowCalls.cancelled.entries.length,
+    };
     const abort = new AbortController();
     const run = agent.invoke({ messages: [new HumanMessage('slow')] }, { signal: abort.signal });
-    await waitFor(() => slowCalls.started > before.started, 10_000, 'the slow call to start');
+    await slowCalls.started.atLeast(before.started + 1, { what: 'the slow call to start' });
     abort.abort();
     await expect(run).rejects.toThrow();
-    await waitFor(() => slowCalls.cancelled > before.cancelled, 10_000, 'the server to see the cancellation');
+    await slowCalls.cancelled.atLeast(before.cancelled + 1, { what: 'the server to see the cancellation' });
     expect(model.turns).toHaveLength(1);
   });
 });

@@ -12,7 +12,6 @@ import { createMastraPrepareStep, type MastraToolOutput, toMastraTools } from '.
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { waitFor } from '../helpers/servers.js';
 import { createScriptedModel } from './scripted-language-model.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -161,13 +160,16 @@ describe('toMastraTools in a Mastra Agent', () => {
       model,
       tools: toMastraTools(connection),
     });
-    const before = { ...slowCalls };
+    const before = {
+      started: slowCalls.started.entries.length,
+      cancelled: slowCalls.cancelled.entries.length,
+    };
     const abort = new AbortController();
     const run = agent.generate('slow', { abortSignal: abort.signal }).catch((error: unknown) => error);
-    await waitFor(() => slowCalls.started > before.started, 10_000, 'the slow call to start');
+    await slowCalls.started.atLeast(before.started + 1, { what: 'the slow call to start' });
     abort.abort();
     await run;
-    await waitFor(() => slowCalls.cancelled > before.cancelled, 10_000, 'the server to see the cancellation');
+    await slowCalls.cancelled.atLeast(before.cancelled + 1, { what: 'the server to see the cancellation' });
   });
 
   it('offers per step only the tools selected for the latest user message (prepareStep → activeTools)', async () => {

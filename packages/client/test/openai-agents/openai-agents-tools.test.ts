@@ -22,7 +22,6 @@ import {
 // @ts-expect-error a JavaScript fixture (also run as a stdio server)
 import { slowCalls } from '../fixtures/sdk-v2-server.mjs';
 import { startSdkV2Server } from '../helpers/http-mcp-server.js';
-import { waitFor } from '../helpers/servers.js';
 import { createScriptedModel, toolOutputsOf } from './scripted-model.js';
 
 beforeAll(() => setTracingDisabled(true));
@@ -158,7 +157,10 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
     const server = await startSdkV2Server();
     const connection = await connectMcp({ modern: { url: server.url } }, { approval: 'never' });
     open.push(connection);
-    const before = { started: slowCalls.started, cancelled: slowCalls.cancelled };
+    const before = {
+      started: slowCalls.started.entries.length,
+      cancelled: slowCalls.cancelled.entries.length,
+    };
     const model = createScriptedModel([
       { call: 'mcp__modern__slow', args: { steps: 500 } },
       { text: 'never' },
@@ -166,10 +168,10 @@ describe('toOpenAIAgentsTools under the Agents SDK run loop', () => {
     const agent = new Agent({ name: 'slow', model, tools: toOpenAIAgentsTools(connection) });
     const abort = new AbortController();
     const running = run(agent, 'go slow', { signal: abort.signal });
-    await waitFor(() => slowCalls.started > before.started, 10_000, 'the slow call to start');
+    await slowCalls.started.atLeast(before.started + 1, { what: 'the slow call to start' });
     abort.abort();
     await expect(running).rejects.toThrow();
-    await waitFor(() => slowCalls.cancelled > before.cancelled, 10_000, 'the server to see the cancellation');
+    await slowCalls.cancelled.atLeast(before.cancelled + 1, { what: 'the server to see the cancellation' });
     expect(model.requests).toHaveLength(1);
     await server.close();
   });

@@ -1,6 +1,6 @@
 /** connectMcp on the PostgreSQL store, with a real server: what one replica records, another sees. */
 import { createToolRegistry, type RegisteredTool } from '@switchboard/core';
-import { everythingStdio } from '@switchboard/test-helpers';
+import { createEventLog, everythingStdio } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/index.js';
 import {
@@ -30,18 +30,13 @@ describe('connectMcp with the PostgreSQL store', () => {
     };
     const first = await open();
     const second = await open();
-    const changes: RegistryChange[] = [];
-    second.onChange((change) => changes.push(change));
+    const changes = createEventLog<RegistryChange>("the second replica's changes");
+    second.onChange(changes.push);
 
     const connection = await connectMcp({ everything: everythingStdio() }, { store: first });
     connections.push(connection);
     for (const message of ['a', 'b', 'c']) await connection.callTool('mcp__everything__echo', { message });
-    await expect
-      .poll(() => changes.some((change) => change.server === 'everything' && change.kind === 'tools'), {
-        timeout: 3000,
-        interval: 20,
-      })
-      .toBe(true);
+    await changes.find((change) => change.server === 'everything' && change.kind === 'tools');
     await expect
       .poll(async () => (await second.listUsage({ server: 'everything' }))[0]?.calls, {
         timeout: 5000,

@@ -1,6 +1,7 @@
 /** The PostgreSQL store against the real database: what replicas sharing it rely on. */
 import { spawnSync } from 'node:child_process';
 import { type Logger, SwitchboardError } from '@switchboard/core';
+import { createEventLog } from '@switchboard/test-helpers';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -178,20 +179,16 @@ describe('catalogue change feed', () => {
     const schema = newSchema();
     const writer = await openStore(schema);
     const reader = await openStore(schema);
-    const changes: RegistryChange[] = [];
-    const unsubscribe = reader.onChange((change) => changes.push(change));
-    const own: RegistryChange[] = [];
-    writer.onChange((change) => own.push(change));
+    const changes = createEventLog<RegistryChange>("the reader's changes");
+    const unsubscribe = reader.onChange(changes.push);
+    const own = createEventLog<RegistryChange>("the writer's own changes");
+    writer.onChange(own.push);
     // Let both feeds listen before the first write.
     await expect.poll(() => listeningConnections(schema), { timeout: 10_000 }).toBe(2);
 
     await writer.recordTools('files', [tool('a'), tool('b')]);
-    await expect
-      .poll(() => changes, { timeout: 3000, interval: 20 })
-      .toEqual([{ server: 'files', kind: 'tools', local: false }]);
-    await expect
-      .poll(() => own, { timeout: 3000, interval: 20 })
-      .toEqual([{ server: 'files', kind: 'tools', local: true }]);
+    expect(await changes.atLeast(1)).toEqual([{ server: 'files', kind: 'tools', local: false }]);
+    expect(await own.atLeast(1)).toEqual([{ server: 'files', kind: 'tools', local: true }]);
 
     // Seen again unchanged, and a reconnect attempt: no change. Then a real one, after them.
     await writer.recordTools('files', [tool('b'), tool('a')]);
@@ -203,9 +200,9 @@ describe('catalogue change feed', () => {
       lastConnect: { ok: true, at: new Date().toISOString() },
     });
     await writer.recordTools('files', [tool('a', 'now does more')]);
-    await expect.poll(() => changes.length, { timeout: 3000, interval: 20 }).toBe(3);
+    await changes.atLeast(3);
     // Notifications arrive in commit order: nothing else can still be on its way.
-    expect(changes).toEqual([
+    expect(changes.entries).toEqual([
       { server: 'files', kind: 'tools', local: false },
       { server: 'files', kind: 'server', local: false },
       { server: 'files', kind: 'tools', local: false },
@@ -213,18 +210,17 @@ describe('catalogue change feed', () => {
 
     unsubscribe();
     await writer.recordTools('files', []);
-    await expect.poll(() => own.length, { timeout: 3000, interval: 20 }).toBe(4);
-    expect(changes).toHaveLength(3);
+    // In commit order: the reader, still listening, would have heard it before the writer did.
+    expect(await own.atLeast(4)).toHaveLength(4);
+    expect(changes.entries).toHaveLength(3);
   });
 
   it('a listener hears of a write made right after it subscribed, on the same instance', async () => {
     const store = await openStore(newSchema());
-    const changes: RegistryChange[] = [];
-    store.onChange((change) => changes.push(change));
+    const changes = createEventLog<RegistryChange>('changes');
+    store.onChange(changes.push);
     await store.recordServer({ name: 'fresh', configHash: 'h', transport: 'http' });
-    await expect
-      .poll(() => changes, { timeout: 3000, interval: 20 })
-      .toEqual([{ server: 'fresh', kind: 'server', local: true }]);
+    expect(await changes.atLeast(1)).toEqual([{ server: 'fresh', kind: 'server', local: true }]);
   });
 
   it('reconnects when its connection is killed, and announces what changed meanwhile', async () => {
@@ -232,8 +228,8 @@ describe('catalogue change feed', () => {
     const { logger, lines } = capturingLogger();
     const writer = await openStore(schema);
     const reader = await openStore(schema, { logger });
-    const changes: RegistryChange[] = [];
-    reader.onChange((change) => changes.push(change));
+    const changes = createEventLog<RegistryChange>("the reader's changes");
+    reader.onChange(changes.push);
     await expect.poll(() => listeningConnections(schema), { timeout: 10_000 }).toBe(1);
 
     await withClient((client) =>
@@ -244,14 +240,10 @@ describe('catalogue change feed', () => {
     );
     // Written while the reader may be disconnected: the notification or the catch-up read brings it.
     await writer.recordTools('while-away', [tool('x')]);
-    await expect
-      .poll(() => changes.map((change) => change.server), { timeout: 10_000, interval: 50 })
-      .toContain('while-away');
+    await changes.find((change) => change.server === 'while-away');
     await expect.poll(() => listeningConnections(schema), { timeout: 10_000 }).toBe(1);
     await writer.recordTools('after', [tool('y')]);
-    await expect
-      .poll(() => changes.map((change) => change.server), { timeout: 3000, interval: 20 })
-      .toContain('after');
+    await changes.find((change) => change.server === 'after');
     expect(lines.some((line) => line.includes('change feed connection was lost'))).toBe(true);
     expect(lines.join('\n')).not.toContain('switchboard:switchboard');
   });
@@ -260,8 +252,8 @@ describe('catalogue change feed', () => {
     const schema = newSchema();
     const writer = await openStore(schema);
     const reader = await openStore(schema, { changePollMs: 200 });
-    const changes: RegistryChange[] = [];
-    reader.onChange((change) => changes.push(change));
+    const changes = createEventLog<RegistryChange>("the reader's changes");
+    reader.onChange(changes.push);
     await expect.poll(() => listeningConnections(schema), { timeout: 10_000 }).toBe(1);
     // A change whose notification went to no one: written straight into the revisions, as a write
     // through a pooler that drops NOTIFY would leave it.
@@ -270,9 +262,7 @@ describe('catalogue change feed', () => {
         `INSERT INTO "${schema}".catalog_changes (server, revision, kind) VALUES ('silent', nextval('"${schema}".catalog_revision'), 'tools')`,
       ),
     );
-    await expect
-      .poll(() => changes, { timeout: 5000, interval: 20 })
-      .toEqual([{ server: 'silent', kind: 'tools', local: false }]);
+    expect(await changes.atLeast(1)).toEqual([{ server: 'silent', kind: 'tools', local: false }]);
     expect(writer.location).toBe(reader.location);
   });
 });
@@ -443,13 +433,11 @@ describe('a pool of the caller', () => {
     expect(store.location).toBe(`postgres://switchboard@127.0.0.1:5432/switchboard (schema ${schema})`);
     await store.ping();
     await store.recordTools('s', [tool('t')]);
-    const changes: RegistryChange[] = [];
-    store.onChange((change) => changes.push(change));
+    const changes = createEventLog<RegistryChange>('changes');
+    store.onChange(changes.push);
     await expect.poll(() => listeningConnections(schema), { timeout: 10_000 }).toBe(1);
     await store.recordTools('s', [tool('t', 'changed')]);
-    await expect
-      .poll(() => changes, { timeout: 3000, interval: 20 })
-      .toEqual([{ server: 's', kind: 'tools', local: true }]);
+    expect(await changes.atLeast(1)).toEqual([{ server: 's', kind: 'tools', local: true }]);
     await store.close();
     await store.close();
     await expect(store.ping()).rejects.toMatchObject({ message: expect.stringMatching(/was closed/) });

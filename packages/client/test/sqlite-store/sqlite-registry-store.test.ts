@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SwitchboardError } from '@switchboard/core';
+import { readLines, waitForClockPast } from '@switchboard/test-helpers';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -93,7 +94,8 @@ describe('SQLite registry store', () => {
     const store = await openSqliteStore({ path: ':memory:' });
     await store.recordTools('files', [tool('a'), tool('b')]);
     const [before] = await store.listTools();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // "Last seen" must be later: let the clock pass the first stamp.
+    await waitForClockPast(before?.lastSeenAt ?? Date.now());
     await store.recordTools('files', [
       tool('a', { description: 'changed', inputSchema: { type: 'object' } }),
     ]);
@@ -148,22 +150,18 @@ describe('SQLite registry store', () => {
       }),
     );
     const outputs = writers.map((child) => {
-      let out = '';
+      const stdout = readLines(child.stdout, `the stdout of writer ${child.pid}`);
       let err = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
       child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      return { read: () => out, error: () => err, exited };
+      return { stdout, error: () => err, exited };
     });
     try {
       for (const output of outputs) {
-        await expect
-          .poll(() => output.read() + output.error(), { timeout: 30_000, interval: 20 })
-          .toMatch(/ready|Error/);
+        // A writer that fails exits: its stdout closes and the wait fails at once.
+        await output.stdout.find((line) => line.includes('ready'), { timeoutMs: 30_000 });
         expect(output.error()).toBe('');
       }
       for (const child of writers) child.stdin.end('go\n');

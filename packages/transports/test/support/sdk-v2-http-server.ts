@@ -5,7 +5,7 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { type CreateMcpHandlerOptions, createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { listenOnRandomPort } from '@switchboard/test-helpers';
+import { createEventLog, type EventLog, listenOnRandomPort } from '@switchboard/test-helpers';
 import { z } from 'zod';
 
 /** A request the server received. */
@@ -19,8 +19,10 @@ export interface RecordedRequest {
 export interface RunningSdkV2Server {
   url: string;
   requests: RecordedRequest[];
-  /** Names of `slow` calls whose request was aborted (the client closed the stream). */
-  cancelled: string[];
+  /** Labels of `slow` calls as each starts (a log: tests wait on it). */
+  started: EventLog<string>;
+  /** Labels of `slow` calls whose request was aborted (the client closed the stream); a log too. */
+  cancelled: EventLog<string>;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,8 @@ function readBody(request: http.IncomingMessage): Promise<Buffer> {
 export async function startSdkV2HttpServer(
   options: CreateMcpHandlerOptions = {},
 ): Promise<RunningSdkV2Server> {
-  const cancelled: string[] = [];
+  const started = createEventLog<string>('slow calls the server started');
+  const cancelled = createEventLog<string>('slow calls the server saw aborted');
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'transports-v2', version: '2.0.0' });
     server.registerTool(
@@ -52,12 +55,14 @@ export async function startSdkV2HttpServer(
       { description: 'Waits until cancelled', inputSchema: z.object({ label: z.string() }) },
       ({ label }, ctx) =>
         new Promise((resolve) => {
+          // A bound on the wait, should no cancellation come.
           const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: 'finished' }] }), 20_000);
           ctx.mcpReq.signal.addEventListener('abort', () => {
             clearTimeout(timer);
             cancelled.push(label);
             resolve({ content: [{ type: 'text', text: 'cancelled' }] });
           });
+          started.push(label);
         }),
     );
     return server;
@@ -105,6 +110,7 @@ export async function startSdkV2HttpServer(
   return {
     url: `${origin}/mcp`,
     requests,
+    started,
     cancelled,
     close: async () => {
       await handler.close();
