@@ -43,6 +43,8 @@ export const ClientErrorCode = {
   ServerExists: 'SERVER_EXISTS',
   /** No tool of that name from these servers. */
   ToolNotFound: 'TOOL_NOT_FOUND',
+  /** The tool is quarantined (changed, new, renamed or flagged since it was trusted): refused until a person approves it. */
+  ToolQuarantined: 'TOOL_QUARANTINED',
   /** The client was closed. */
   ClientClosed: 'CLIENT_CLOSED',
   /** A tool's structured output contradicts its `outputSchema`. */

@@ -141,8 +141,9 @@ export type {
   ServerAuthIdentityProviderConfig,
 } from './config/server-auth-config.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
-export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
+export type { ConnectionTrustSetting, ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
+export type { ConnectionTrust, ToolTrustDiff } from './connection-trust.js';
 export { createMcpClient } from './create-mcp-client.js';
 export type {
   CatalogSource,
@@ -217,3 +218,6 @@ export { createOpenAIToolSearch } from './tool-search/openai-tool-search.js';
 export type { ToolSearchOptions } from './tool-search/run-tool-search.js';
 export type { ToolSearcher, ToolSearcherSelectOptions } from './tool-search/tool-searcher.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';
+export type { DefinitionDiff, DefinitionDiffLine } from './trust-diff.js';
+export { definitionLines, diffDefinitions } from './trust-diff.js';
+export { quarantinedError } from './trust-gate.js';
