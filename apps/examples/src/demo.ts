@@ -66,6 +66,13 @@ const steps: Step[] = [
       'are not exposed). A second gateway serves only discover_tools and what it finds.',
   },
   {
+    example: 'mcp-apps',
+    title: 'MCP Apps: a tool with a UI',
+    shows:
+      'defineTool({ app }) serves a counter app as a ui:// resource beside its tool, and a helper only the app\n' +
+      'may call; the client never offers that helper to a model, and openAppView hands a page the app and its calls.',
+  },
+  {
     example: 'openai-agents-agent',
     title: 'The OpenAI Agents SDK',
     shows:

@@ -32,9 +32,10 @@ const external = [
   '@switchboard/server',
   '@switchboard/server/*',
   '@switchboard/tool-selection',
-  // The stores' subpaths, not `@switchboard/client/*`: `config-documents` (what host-config edits
-  // with) is the client's own code, bundled once with its root entry.
-  '@switchboard/client/sqlite-store',
+  // The PostgreSQL store's subpath, not `@switchboard/client/*`: `config-documents` (what
+  // host-config edits with) is the client's own code, bundled once with its root entry. The SQLite
+  // store is bundled (a chunk of its own, sharing core): `tools` and `call` open it before their
+  // answer, since the tool pins it holds decide which tools may be listed and called.
   '@switchboard/client/postgres-store',
   'jose',
   '@opentelemetry/api',

@@ -5,14 +5,16 @@
  * the answer: before, the store was opened before the first server was even spawned, to register
  * the tools it remembered, which a command that waits for the live servers anyway has no use for.
  */
-import type {
-  Logger,
-  RegistryStore,
-  StoredServer,
-  StoredTool,
-  StoredToolInput,
-  ToolCallRecord,
-  ToolUsage,
+import {
+  createMemoryTrustStore,
+  type Logger,
+  type RegistryStore,
+  type StoredServer,
+  type StoredTool,
+  type StoredToolInput,
+  type ToolCallRecord,
+  type ToolTrustStore,
+  type ToolUsage,
 } from '@switchboard/core';
 
 /** Options of {@link createDeferredRegistryStore}. */
@@ -60,12 +62,42 @@ export function createDeferredRegistryStore(options: DeferredRegistryStoreOption
     else options.logger.warn(line);
   };
 
-  // Opens the store (once) and writes what is queued, one write at a time, in order.
-  const drain = (): Promise<void> => {
+  const opened = (): Promise<RegistryStore | undefined> => {
     target ??= options.open().catch((error: unknown) => {
       report(error);
       return undefined;
     });
+    return target;
+  };
+
+  // Trust decisions cannot wait for the command's end (a tool's verdict comes before its answer):
+  // they open the real store at the first review. A store that cannot open leaves them in memory.
+  let trustTarget: Promise<ToolTrustStore> | undefined;
+  const trustOf = (): Promise<ToolTrustStore> => {
+    trustTarget ??= opened().then((store) => store?.trustStore ?? createMemoryTrustStore());
+    return trustTarget;
+  };
+  const trustStore: ToolTrustStore = {
+    specificationVersion: 'v1',
+    listTrust: async (filter) => (await trustOf()).listTrust(filter),
+    putTrust: async (records) => (await trustOf()).putTrust(records),
+    removeTrust: async (keys) => (await trustOf()).removeTrust(keys),
+    onTrustChange(listener) {
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void trustOf().then((store) => {
+        if (!stopped) stop = store.onTrustChange?.(listener);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
+
+  // Opens the store (once) and writes what is queued, one write at a time, in order.
+  const drain = (): Promise<void> => {
+    void opened();
     writing = writing.then(async () => {
       const store = await target;
       while (store && !failed && queued.length > 0) {
@@ -102,6 +134,7 @@ export function createDeferredRegistryStore(options: DeferredRegistryStoreOption
     listServers: (): StoredServer[] => [],
     listTools: (): StoredTool[] => [],
     listUsage: (): ToolUsage[] => [],
+    trustStore,
     flush,
     async close() {
       if (queued.length > 0) await drain();

@@ -2,8 +2,9 @@
  * What a command loads. The built `switchboard` runs in a child process with a preload that records
  * every module it loads (test/fixtures/record-modules.mjs), and each test checks that a command
  * loads nothing it does not need: `--help` only the CLI's own files, `tools` and `call` no model,
- * index, database driver, OAuth library, framework adapter, the server package or tool selection —
- * and the registry store's driver only after the answer is printed. A static import of any of those
+ * index, OAuth library, framework adapter, the server package or tool selection. The SQLite driver
+ * loads before their answer: the tool pins in the registry store decide what may be listed and
+ * called (tool trust). A static import of any of those
  * put back on these paths fails here.
  */
 import { spawnSync } from 'node:child_process';
@@ -112,13 +113,12 @@ describe('what start-up loads', () => {
     expect(heavyIn(run.all)).toEqual([]);
   });
 
-  it('tools prints its table before any heavy module loads, and records the run afterwards', () => {
+  it('tools prints its table with no heavy module but the store driver (the pins), and records the run', () => {
     const run = runRecorded(['tools', '--config', configFile]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('mcp__everything__echo');
-    expect(heavyIn(run.beforeOutput)).toEqual([]);
-    // After the answer, only the registry store (written while the server exits) may load.
-    const storeOnly = heavyIn(run.all).filter((hit) => !/^(better-sqlite3|the stores):/.test(hit));
+    // The registry store's driver only: the pins are read before the listing is shown.
+    const storeOnly = heavyIn(run.all).filter((hit) => !/^better-sqlite3:/.test(hit));
     expect(storeOnly).toEqual([]);
     const stats = spawnSync(process.execPath, [bin, 'stats', '--json'], {
       cwd: sandbox.cwd,
@@ -143,7 +143,7 @@ describe('what start-up loads', () => {
     expect(run.beforeOutput.some((url) => url.startsWith(`${cliDist}chunks/`))).toBe(true);
   });
 
-  it('call prints the result before any heavy module but ajv loads', () => {
+  it('call loads no heavy module but ajv and the store driver (the pins)', () => {
     const run = runRecorded([
       'call',
       'mcp__everything__echo',
@@ -155,9 +155,8 @@ describe('what start-up loads', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('hi');
     // The arguments are checked against the tool's schema: that is what ajv is for.
-    const beforeOutput = heavyIn(run.beforeOutput).filter((hit) => !hit.startsWith('ajv'));
-    expect(beforeOutput).toEqual([]);
-    const storeOnly = heavyIn(run.all).filter((hit) => !/^(better-sqlite3|the stores|ajv)/.test(hit));
+    // The registry store's driver too: the pins decide whether the tool may be called.
+    const storeOnly = heavyIn(run.all).filter((hit) => !/^(better-sqlite3|ajv)/.test(hit));
     expect(storeOnly).toEqual([]);
   });
 

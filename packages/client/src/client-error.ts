@@ -43,6 +43,8 @@ export const ClientErrorCode = {
   ServerExists: 'SERVER_EXISTS',
   /** No tool of that name from these servers. */
   ToolNotFound: 'TOOL_NOT_FOUND',
+  /** The tool is quarantined (changed, new, renamed or flagged since it was trusted): refused until a person approves it. */
+  ToolQuarantined: 'TOOL_QUARANTINED',
   /** The client was closed. */
   ClientClosed: 'CLIENT_CLOSED',
   /** A tool's structured output contradicts its `outputSchema`. */
@@ -65,6 +67,10 @@ export const ClientErrorCode = {
   ValidationFailed: 'VALIDATION_FAILED',
   /** A tool's input schema cannot be compiled, so its arguments cannot be checked. */
   InvalidSchema: 'INVALID_SCHEMA',
+  /** A tool has no MCP App, or its `ui://` resource is not an HTML app. */
+  AppNotFound: 'APP_NOT_FOUND',
+  /** A request an MCP App sent its host was refused (another server's tool, one kept from apps, another method). */
+  AppRequestRefused: 'APP_REQUEST_REFUSED',
 } as const;
 
 /** A code of the client's own errors (the table above). */

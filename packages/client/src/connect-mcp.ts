@@ -15,6 +15,8 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import {
+  createToolChecker,
+  createToolName,
   createToolRegistry,
   type Logger,
   type RegisteredTool,
@@ -23,13 +25,19 @@ import {
   type TelemetrySetting,
   type ToolNamingOptions,
   type ToolRegistry,
+  type ToolRule,
+  type ToolTrustPolicy,
+  type ToolTrustStore,
   type WrapToolResultOptions,
 } from '@switchboard/core';
+import { followAppUriOwners } from './app-resource-uris.js';
 import type { ApprovalSetting } from './approval-setting.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
+import { type ConnectionTrust, createConnectionTrust } from './connection-trust.js';
 import { createSharedValidator } from './core-tool-steps.js';
 import { createCrossServerCatalog } from './cross-server-catalog.js';
+import { createFallbackTrustStore } from './fallback-trust-store.js';
 import type { McpClient } from './mcp-client.js';
 import type { CallToolOptions, McpClientOptions } from './mcp-client-options.js';
 import type { ApproveCallback, McpToolExecuteOptions } from './mcp-tool.js';
@@ -40,6 +48,7 @@ import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
 import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-answers.js';
 import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
+import { createTrustGate } from './trust-gate.js';
 
 /** Servers to connect: a name → entry map, or a loaded config (`{ mcpServers }`). */
 export type McpServers = Record<string, ServerEntry> | { mcpServers: Record<string, ServerEntry> };
@@ -123,6 +132,23 @@ export interface ConnectMcpOptions {
    * @default the globally registered providers (nothing at all while none is, or without `@opentelemetry/api`)
    */
   telemetry?: TelemetrySetting;
+  /**
+   * Tool trust (pinning on first use, checks of what the model reads): a tool whose definition
+   * changed, a new or renamed tool of a known server, and a tool with a blocking finding are
+   * quarantined — hidden from every model-facing list and refused with `TOOL_QUARANTINED` — until
+   * approved (`connection.trust`, `switchboard tools approve`). A server's own `trust` goes over this.
+   * Decisions live in `store.trustStore` (SQLite, PostgreSQL: shared by replicas), else `trust.store`,
+   * else in memory for this connection. @default { pin: 'block', newServers: 'trust', quarantineAt: 'high' }
+   */
+  trust?: ConnectionTrustSetting;
+}
+
+/** The connection's trust policy, plus the rules and where decisions live. */
+export interface ConnectionTrustSetting extends ToolTrustPolicy {
+  /** The checks run on every listed tool. @default core's `defaultToolRules` */
+  rules?: readonly ToolRule[];
+  /** Where decisions live when the registry store has no `trustStore`. @default in memory */
+  store?: ToolTrustStore;
 }
 
 /** What {@link connectMcp} returns. */
@@ -179,6 +205,8 @@ export interface McpConnection {
   removeServer(name: string): Promise<boolean>;
   /** Closes every server and removes their tools from the registry. */
   close(): Promise<void>;
+  /** Tool trust: what is quarantined and why, diffs, approve and reject, events. */
+  readonly trust: ConnectionTrust;
 }
 
 function normaliseServers(servers: McpServers): Record<string, ServerEntry> {
@@ -245,6 +273,18 @@ export async function connectMcp(
 
   const metrics = createMetricsRecorder();
   const recorder = createStoreRecorder(options.store, logger);
+  const { rules, store: trustStore, ...trustPolicy } = options.trust ?? {};
+  const serverEntries = new Map<string, ServerEntry>(entries);
+  const persistentTrust = options.store?.trustStore ?? trustStore;
+  const trust = createConnectionTrust({
+    // A store that fails (corrupt, unwritable, down) leaves the pins in memory, with one warning.
+    store: persistentTrust === undefined ? undefined : createFallbackTrustStore(persistentTrust, logger),
+    policy: trustPolicy,
+    serverPolicy: (server) => serverEntries.get(server)?.trust,
+    checker: rules === undefined ? undefined : createToolChecker({ rules }),
+    logger,
+  });
+  const gate = createTrustGate(trust.engine);
   const baseClientOptions = clientOptionsOf(options, logger);
   const shared = (name: string, entry: ServerEntry): SharedServerSettings => ({
     registry,
@@ -261,6 +301,8 @@ export async function connectMcp(
     ...(options.afterToolCall ? { afterToolCall: options.afterToolCall } : {}),
     ...(options.toolFilter ? { toolFilter: options.toolFilter } : {}),
     ...(options.onToolsChanged ? { onToolsChanged: options.onToolsChanged } : {}),
+    trust: trust.engine,
+    gate,
   });
   const validator = createSharedValidator();
 
@@ -279,6 +321,24 @@ export async function connectMcp(
     }
   });
 
+  /** The quarantined tool a public name would have (its server's prefix and its name), if any. */
+  const quarantinedByName = (publicName: string) =>
+    trust.engine.verdicts().find(
+      (verdict) =>
+        !verdict.usable &&
+        records.has(verdict.server) &&
+        createToolName(
+          {
+            server: verdict.server,
+            tool: verdict.tool,
+            ...(records.get(verdict.server)?.entry.prefix === undefined
+              ? {}
+              : { prefix: records.get(verdict.server)?.entry.prefix as string }),
+          },
+          options.naming ?? {},
+        ) === publicName,
+    );
+
   const recordOf = (server: string): ServerRecord => {
     const record = records.get(server);
     if (!record) {
@@ -292,14 +352,21 @@ export async function connectMcp(
   };
 
   const drop = async (record: ServerRecord): Promise<void> => {
+    record.stopTrust();
+    trust.engine.forget(record.name);
     await record.connection.close();
     // While the record is still there, so `tools` follows the removals.
     registry.unregisterServer(record.name);
     records.delete(record.name);
   };
 
+  // Whose `ui://` app resources are whose, from the tools (servers may not list them).
+  const appUris = followAppUriOwners(registry);
   const close = async (): Promise<void> => {
     unsubscribe();
+    appUris.stop();
+    for (const record of records.values()) record.stopTrust();
+    trust.engine.close();
     await Promise.all([...records.values()].map((record) => record.connection.close()));
     for (const name of records.keys()) registry.unregisterServer(name);
     for (const key of Object.keys(tools)) delete tools[key];
@@ -316,6 +383,8 @@ export async function connectMcp(
   for (const record of records.values()) {
     recorder.recordConnect(record.name, record.entry, record.connection.status());
   }
+  // Reviews that one server's tools started on the others' (shadowing, look-alike names).
+  await trust.engine.settled();
   const failures: Array<{ server: string; error: ClientError }> = [];
   results.forEach((result, index) => {
     if (result.status === 'rejected') {
@@ -345,6 +414,7 @@ export async function connectMcp(
 
   const catalog = createCrossServerCatalog(
     {
+      appUris,
       get servers() {
         return [...records.keys()];
       },
@@ -359,6 +429,7 @@ export async function connectMcp(
   return {
     tools,
     registry,
+    trust: trust.api,
     listResources: () => catalog.listResources(),
     listResourceTemplates: () => catalog.listResourceTemplates(),
     readResource: (uri) => catalog.readResource(uri),
@@ -385,13 +456,17 @@ export async function connectMcp(
           const client = record.connection.client();
           if (!client) return;
           // The same path as list_changed, so the registry and `tools` stay in step.
-          record.applyTools(await client.listTools({ refresh: true }));
+          await record.applyTools(await client.listTools({ refresh: true }));
         }),
       );
+      await trust.engine.settled();
     },
     async callTool(publicName, args = {}, callOptions = {}) {
       const tool = registry.get(publicName);
       if (!tool?.execute || !records.has(tool.server)) {
+        // A quarantined tool is not in the registry: say so rather than that it does not exist.
+        const blocked = quarantinedByName(publicName);
+        if (blocked !== undefined) gate.check(blocked.server, blocked.tool);
         throw new ClientError({
           code: ClientErrorCode.ToolNotFound,
           message: `No tool "${publicName}" from these MCP servers. Known tools: ${Object.keys(tools).slice(0, 20).join(', ')}${Object.keys(tools).length > 20 ? ', …' : ''}.`,
@@ -413,6 +488,7 @@ export async function connectMcp(
       checkServerEntry(name, entry);
       const record = createServerRecord(name, entry, shared(name, entry));
       records.set(name, record);
+      serverEntries.set(name, entry);
       try {
         const client = await record.connection.ensureConnected();
         recorder.recordConnect(name, entry, record.connection.status());
@@ -438,7 +514,7 @@ export async function connectMcp(
 async function restoreTools(record: ServerRecord, recorder: StoreRecorder): Promise<void> {
   const known = await recorder.knownTools(record.name, record.entry);
   if (known.length === 0) return;
-  record.applyTools(
+  await record.applyTools(
     known.map((stored) => ({
       name: stored.originalName,
       description: stored.description,

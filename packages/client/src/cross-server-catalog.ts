@@ -8,6 +8,8 @@
  * - a resource URI (or template) stays as its server gave it when exactly one server lists it —
  *   models and people recognise `file:///…` — and only a URI two servers list becomes
  *   `<server>+<uri>`; the prefixed form is accepted for any URI, to address one server;
+ * - an MCP Apps `ui://` URI belongs to the servers whose tools name it, listed or not, and two
+ *   owners make it `ui://<server>+<rest>` (`app-resource-uris.ts`: tools and resources agree);
  * - prompt names are namespaced like tools (`mcp__<server>__<prompt>`): a prompt name means
  *   nothing outside its server.
  * Every listed item carries `_meta["switchboard/server"]`.
@@ -22,14 +24,12 @@ import {
   UriTemplate,
 } from '@modelcontextprotocol/client';
 import { createToolName, type Logger, type ToolNamingOptions } from '@switchboard/core';
+import { type AppUriOwnership, prefixServerUri, serverOfPrefixedUri } from './app-resource-uris.js';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import type { McpClient } from './mcp-client.js';
 
 /** The `_meta` key naming the server of a listed resource, template or prompt. */
 export const serverMetaKey = 'switchboard/server';
-
-/** What separates a server name from a URI in a namespaced URI (`everything+demo://…`). */
-export const serverUriSeparator = '+';
 
 /** An item of one server, and the name or URI it is exposed as. */
 export interface ExposedItem<T> {
@@ -40,10 +40,16 @@ export interface ExposedItem<T> {
   prefixed: boolean;
 }
 
-/** Exposed URIs: the server's own when unique among servers, else `<server>+<uri>`. */
+/**
+ * Exposed URIs: the server's own when unique among servers, else addressed to its server
+ * (`<server>+<uri>`; `ui://<server>+<rest>` for an app resource). A `ui://` URI that tools name is
+ * owned by the servers whose tools name it (`appUris`, so a tool's `_meta.ui.resourceUri` and the
+ * resource agree), whether or not they list it; other URIs by the servers that list them.
+ */
 export function exposeServerUris<T>(
   entries: ReadonlyArray<{ server: string; item: T }>,
   uriOf: (item: T) => string,
+  appUris?: Pick<AppUriOwnership, 'owners' | 'exposedUri'>,
 ): Array<ExposedItem<T>> {
   const owners = new Map<string, Set<string>>();
   for (const { server, item } of entries) {
@@ -52,8 +58,12 @@ export function exposeServerUris<T>(
   }
   return entries.map(({ server, item }) => {
     const uri = uriOf(item);
+    if (appUris !== undefined && appUris.owners(uri).size > 0) {
+      const exposed = appUris.exposedUri(server, uri);
+      return { server, item, exposed, prefixed: exposed !== uri };
+    }
     const prefixed = (owners.get(uri)?.size ?? 0) > 1;
-    return { server, item, exposed: prefixed ? `${server}${serverUriSeparator}${uri}` : uri, prefixed };
+    return { server, item, exposed: prefixed ? prefixServerUri(server, uri) : uri, prefixed };
   });
 }
 
@@ -72,19 +82,6 @@ export function exposePromptNames<T extends { name: string }>(
   });
 }
 
-/** The server named by an explicit `<server>+` prefix of a URI (the longest known name wins). */
-export function serverOfPrefixedUri(
-  uri: string,
-  servers: Iterable<string>,
-): { server: string; uri: string } | undefined {
-  let best: string | undefined;
-  for (const server of servers) {
-    if (uri.startsWith(`${server}${serverUriSeparator}`) && server.length > (best?.length ?? -1))
-      best = server;
-  }
-  return best === undefined ? undefined : { server: best, uri: uri.slice(best.length + 1) };
-}
-
 /** Adds `_meta["switchboard/server"]` to a listed item. */
 export function withServerMeta<T extends { _meta?: Record<string, unknown> | undefined }>(
   item: T,
@@ -96,6 +93,8 @@ export function withServerMeta<T extends { _meta?: Record<string, unknown> | und
 /** Where the catalogue finds the servers (a `connectMcp` connection fits). */
 export interface CatalogSource {
   readonly servers: readonly string[];
+  /** Which servers' tools name which `ui://` URIs (MCP Apps resources a server may not list). @default none */
+  readonly appUris?: Pick<AppUriOwnership, 'owners' | 'exposedUri'>;
   client(
     server: string,
   ):
@@ -195,6 +194,7 @@ export function createCrossServerCatalog(
     const exposed = exposeServerUris(
       await gather('resources', (client) => client.listResources()),
       (resource) => resource.uri,
+      source.appUris,
     );
     resourceRoutes.clear();
     return exposed.map(({ server, item, exposed: uri }) => {
@@ -225,9 +225,13 @@ export function createCrossServerCatalog(
     if (listed !== undefined) return listed;
     const prefixed = serverOfPrefixedUri(uri, source.servers);
     if (prefixed !== undefined) return prefixed;
+    // An app resource its server does not list: the one server whose tools name it.
+    const [owner, ...others] = source.appUris?.owners(uri) ?? [];
+    if (owner !== undefined && others.length === 0) return { server: owner, uri };
     const template = templates.find((entry) => entry.template.match(uri) !== null);
     if (template === undefined) return undefined;
-    return { server: template.server, uri: template.prefixed ? uri.slice(template.server.length + 1) : uri };
+    const own = template.prefixed ? serverOfPrefixedUri(uri, [template.server])?.uri : undefined;
+    return { server: template.server, uri: own ?? uri };
   };
 
   const listPrompts = async (): Promise<Prompt[]> => {

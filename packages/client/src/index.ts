@@ -73,6 +73,22 @@ export {
   parseBearerChallenge,
   runAuthorization,
 } from '@switchboard/transports';
+export type {
+  AppRequest,
+  AppResource,
+  AppToolCall,
+  AppView,
+  OpenAppViewOptions,
+} from './app-host.js';
+export { openAppView, resolveAppToolCall } from './app-host.js';
+export type { AppUriOwnership } from './app-resource-uris.js';
+export {
+  followAppUriOwners,
+  prefixServerUri,
+  serverOfPrefixedUri,
+  serverUriSeparator,
+  withExposedAppUri,
+} from './app-resource-uris.js';
 export type { ApprovalSetting } from './approval-setting.js';
 export { toApprovalPolicy } from './approval-setting.js';
 export type { CircuitState } from './circuit-breaker.js';
@@ -125,8 +141,9 @@ export type {
   ServerAuthIdentityProviderConfig,
 } from './config/server-auth-config.js';
 export type { ServerEntry, ServerTimeouts, ServerTransportType } from './config/server-entry.js';
-export type { ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
+export type { ConnectionTrustSetting, ConnectMcpOptions, McpConnection, McpServers } from './connect-mcp.js';
 export { connectMcp } from './connect-mcp.js';
+export type { ConnectionTrust, ToolTrustDiff } from './connection-trust.js';
 export { createMcpClient } from './create-mcp-client.js';
 export type {
   CatalogSource,
@@ -139,8 +156,6 @@ export {
   exposePromptNames,
   exposeServerUris,
   serverMetaKey,
-  serverOfPrefixedUri,
-  serverUriSeparator,
   withServerMeta,
 } from './cross-server-catalog.js';
 export type { ToolSource, ToolSourceOptions } from './framework-adapter/tool-source.js';
@@ -203,3 +218,6 @@ export { createOpenAIToolSearch } from './tool-search/openai-tool-search.js';
 export type { ToolSearchOptions } from './tool-search/run-tool-search.js';
 export type { ToolSearcher, ToolSearcherSelectOptions } from './tool-search/tool-searcher.js';
 export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-task.js';
+export type { DefinitionDiff, DefinitionDiffLine } from './trust-diff.js';
+export { definitionLines, diffDefinitions } from './trust-diff.js';
+export { quarantinedError } from './trust-gate.js';

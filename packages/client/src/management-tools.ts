@@ -5,6 +5,7 @@
  */
 
 import {
+  isModelFacing,
   type JsonSchema,
   type RegisteredTool,
   SwitchboardError,
@@ -63,7 +64,7 @@ export function createManagementTools(
     return {
       server,
       state: status?.state ?? 'idle',
-      tools: connection.registry.list({ server }).map((tool) => tool.name),
+      tools: connection.registry.list({ server, modelFacing: true }).map((tool) => tool.name),
     };
   };
 
@@ -149,7 +150,7 @@ export function createManagementTools(
     const limit =
       typeof args.limit === 'number' && args.limit > 0 ? Math.min(args.limit, maxListed) : maxListed;
     const candidates = Object.values(connection.tools).filter(
-      (tool) => server === undefined || tool.server === server,
+      (tool) => (server === undefined || tool.server === server) && isModelFacing(tool),
     );
     let chosen: RegisteredTool[];
     if (query === undefined || query.trim() === '') chosen = candidates.slice(0, limit);
@@ -174,6 +175,15 @@ export function createManagementTools(
     const toolArguments = args.arguments ?? {};
     if (typeof toolArguments !== 'object' || toolArguments === null || Array.isArray(toolArguments)) {
       throw refusal('VALIDATION_FAILED', 'mcp_call_tool: "arguments" must be an object.', { tool: name });
+    }
+    const tool = connection.tools[name];
+    if (tool !== undefined && !isModelFacing(tool)) {
+      // The model calls through this tool: one it may not see is not its to call (an app calls it).
+      throw refusal(
+        'TOOL_NOT_FOR_MODEL',
+        `mcp_call_tool: "${name}" is an MCP App's own tool (visibility ["app"]); only its app calls it. See mcp_list_tools for the tools you can call.`,
+        { tool: name },
+      );
     }
     // The same path as a direct call: validation, approval, supervision and wrapping all apply.
     return connection.callTool(name, toolArguments as Record<string, unknown>);

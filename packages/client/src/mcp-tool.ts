@@ -1,6 +1,6 @@
 /**
  * Turns one MCP tool into a registry record whose `execute` runs the tool's chain of links
- * (`tool-call-chain.ts`): validate → approve → observe → check the output → supervise → send, then
+ * (`tool-call-chain.ts`): trust → validate → approve → observe → check the output → supervise → send, then
  * wraps the result for models. The tool's own links (its schemas, its approval decision) are made
  * here; observe, supervise and send are its server's. What can be prepared once (the compiled
  * checks, the decision, the public name) is, on first use.
@@ -8,6 +8,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import type { RegisteredTool, ToolExecuteOptions, ToolInput } from '@switchboard/core';
+import { readToolApp } from '@switchboard/core';
 import { type ApproveCallback, createApproveLink } from './approve-link.js';
 import type { ArgumentCheck, CoreToolSteps, OutputCheck, ToolApproval } from './core-tool-steps.js';
 import type { CallToolOptions } from './mcp-client-options.js';
@@ -29,6 +30,8 @@ export interface ToolRecordOptions {
   prefix?: string;
   steps: CoreToolSteps;
   approve?: ApproveCallback;
+  /** The server's trust link: refuses a quarantined tool (`TOOL_QUARANTINED`) before anything else runs. */
+  trust?: ToolCallLink;
   /** The server's observe link (metrics, usage, span: once per call). */
   observe: ToolCallLink;
   /** The server's supervised send (reconnect, retry, circuit breaker, then the request). */
@@ -72,6 +75,7 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     return approval;
   };
   const links: ToolCallLink[] = [
+    ...(options.trust === undefined ? [] : [options.trust]),
     createValidateLink(() => {
       check ??= steps.compileArgumentCheck({ name: nameOf(), inputSchema });
       return check;
@@ -119,7 +123,12 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
   if (tool.title !== undefined) record.title = tool.title;
   if (tool.outputSchema !== undefined) record.outputSchema = tool.outputSchema as Record<string, unknown>;
   if (tool.annotations !== undefined) record.annotations = tool.annotations;
-  if (tool._meta !== undefined) record.meta = { _meta: tool._meta };
+  if (tool._meta !== undefined) {
+    record.meta = { _meta: tool._meta };
+    // MCP Apps metadata, both spellings, kept typed on the registered tool.
+    const app = readToolApp(tool._meta);
+    if (app !== undefined) record.app = app;
+  }
   return record;
 }
 

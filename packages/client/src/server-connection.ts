@@ -51,8 +51,8 @@ export interface ServerConnectionOptions {
 
 /** What a server connection tells whoever holds its tools. */
 export interface ServerConnectionListener {
-  /** The server's tool list, after every (re)connect and `list_changed`. */
-  tools(tools: Tool[]): void;
+  /** The server's tool list, after every (re)connect and `list_changed` (the connect waits for the first). */
+  tools(tools: Tool[]): void | Promise<void>;
   /** The server is gone for good (gave up respawning). */
   gone(): void;
 }
@@ -134,7 +134,12 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     hadSession = true;
     client.onToolsChanged((tools) => {
       toolCount = tools.length;
-      listener.tools(tools);
+      Promise.resolve(listener.tools(tools)).catch((error: unknown) =>
+        logger.warn(
+          { server: name },
+          `applying the changed tool list failed: ${asError(error, name).message}`,
+        ),
+      );
     });
     client.onClose((error) => {
       if (current !== client) return;
@@ -146,7 +151,8 @@ export function createServerConnection(options: ServerConnectionOptions): Server
     try {
       const tools = await client.listTools();
       toolCount = tools.length;
-      listener.tools(tools);
+      // Awaited: the tools are reviewed (trust) and registered before the connect resolves.
+      await listener.tools(tools);
     } catch (error) {
       // A server that connects but cannot list tools is still usable for resources and prompts.
       logger.warn({ server: name }, `listing tools failed: ${asError(error, name).message}`);

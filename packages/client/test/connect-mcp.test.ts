@@ -151,6 +151,8 @@ describe('connectMcp', () => {
       {
         approval: 'never',
         listChangedDebounceMs: 20,
+        // A new tool of a known server is quarantined by default (tool trust, tested in trust/): off here.
+        trust: { pin: 'off' },
         onToolsChanged: (_server, tools) => refreshed.push(tools.map((tool) => tool.name)),
       },
     );

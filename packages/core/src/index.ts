@@ -56,6 +56,8 @@ export {
   timeoutErrorType,
   toolErrorType,
 } from './mcp-semantic-conventions.js';
+export type { ModelHiddenReason, ModelVisibilityInput } from './model-visibility.js';
+export { isAppCallable, isModelFacing, modelFacingTools, modelHiddenReason } from './model-visibility.js';
 export { compileNameGlob } from './name-glob.js';
 export type {
   NativeAddonFailure,
@@ -135,6 +137,23 @@ export type {
 } from './to-openai-tool-search-output.js';
 export { toOpenAIToolSearchOutput } from './to-openai-tool-search-output.js';
 export type {
+  AppResourceCsp,
+  AppResourceMeta,
+  AppResourcePermissions,
+  ToolApp,
+  ToolAudience,
+} from './tool-app.js';
+export {
+  appUriScheme,
+  isAppResourceUri,
+  legacyAppResourceUriKey,
+  mcpAppMimeType,
+  mcpAppsExtensionId,
+  readAppResourceMeta,
+  readToolApp,
+  toolAppAllows,
+} from './tool-app.js';
+export type {
   JsonSchema,
   McpToolDefinition,
   RegisteredTool,
@@ -148,6 +167,7 @@ export type { ToolNameParts, ToolNameStyle, ToolNamingOptions } from './tool-nam
 export { createToolName, defaultToolNameMaxLength, sanitizeToolName } from './tool-name.js';
 export type {
   ToolInput,
+  ToolListFilter,
   ToolRegistry,
   ToolRegistryEvent,
   ToolRegistryListener,
@@ -166,6 +186,79 @@ export {
   toolSearchDefaults,
   toolSearchQueryDescription,
 } from './tool-search-defaults.js';
+export { canonicalJson } from './trust/canonical-json.js';
+export type { SkeletonOf } from './trust/confusable-skeleton.js';
+export { asciiSkeleton, loadSkeleton } from './trust/confusable-skeleton.js';
+export { defaultToolRules } from './trust/default-tool-rules.js';
+export type { RemovedDefinition } from './trust/rename-detection.js';
+export { detectRenames } from './trust/rename-detection.js';
+export type {
+  GuardedResult,
+  ResultFinding,
+  ResultGuard,
+  ResultGuardContext,
+  ResultGuardOptions,
+  ResultGuardOutcome,
+} from './trust/result-guard.js';
+export { createResultGuard } from './trust/result-guard.js';
+export { ConfusableNameCode, confusableNameRule } from './trust/rules/confusable-name-rule.js';
+export type { DescriptionBudgets } from './trust/rules/description-budget-rule.js';
+export {
+  createDescriptionBudgetRule,
+  DescriptionBudgetCode,
+  defaultDescriptionBudgets,
+  descriptionBudgetRule,
+} from './trust/rules/description-budget-rule.js';
+export { HiddenMarkupCode, hiddenMarkupRule } from './trust/rules/hidden-markup-rule.js';
+export { InvisibleUnicodeCode, invisibleUnicodeRule } from './trust/rules/invisible-unicode-rule.js';
+export { ModelInstructionCode, modelInstructionRule } from './trust/rules/model-instruction-rule.js';
+export { isDistinctiveName, ShadowingCode, shadowingRule } from './trust/rules/shadowing-rule.js';
+export type { SecretPattern } from './trust/secret-patterns.js';
+export { defaultSecretPatterns } from './trust/secret-patterns.js';
+export type { ToolChecker, ToolCheckerOptions, ToolCheckOptions, ToolToCheck } from './trust/tool-checker.js';
+export { createToolChecker, ruleFailedCode } from './trust/tool-checker.js';
+export type { Sha256Hex, ToolDefinitionPart, TrustableTool } from './trust/tool-definition-digest.js';
+export {
+  canonicalToolDefinition,
+  changedParts,
+  digestDefinitionText,
+  digestToolDefinition,
+  modelVisibleDefinition,
+  sha256Hex,
+  toolDigestPrefix,
+} from './trust/tool-definition-digest.js';
+export type { FindingSeverity, ToolFinding } from './trust/tool-finding.js';
+export {
+  excerptOf,
+  findingSeverities,
+  severityAtLeast,
+  severityRank,
+  visibleText,
+} from './trust/tool-finding.js';
+export type { CheckedTool, RuleFinding, ToolRule, ToolRuleContext } from './trust/tool-rule.js';
+export type { ToolText } from './trust/tool-texts.js';
+export { toolTexts } from './trust/tool-texts.js';
+export type { ToolTrust, ToolTrustEvent, ToolTrustOptions, ToolTrustTarget } from './trust/tool-trust.js';
+export { createToolTrust } from './trust/tool-trust.js';
+export type {
+  ToolTrustChangeListener,
+  ToolTrustKey,
+  ToolTrustRecord,
+  ToolTrustStore,
+  TrustChange,
+  TrustStatus,
+} from './trust/tool-trust-store.js';
+export { createMemoryTrustStore } from './trust/tool-trust-store.js';
+export type { ResolvedTrustPolicy, ToolTrustPolicy } from './trust/trust-policy.js';
+export { checkTrustPolicy, defaultTrustPolicy, resolveTrustPolicy } from './trust/trust-policy.js';
+export type {
+  ListingReview,
+  ListingReviewInput,
+  ReviewedTool,
+  ToolTrustState,
+  ToolTrustVerdict,
+} from './trust/trust-review.js';
+export { findingKey, reviewListing } from './trust/trust-review.js';
 export type {
   ArgumentValidationResult,
   ArgumentValidator,

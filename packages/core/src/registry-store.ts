@@ -7,6 +7,7 @@
 
 import type { ToolKind } from './classify-tool-kind.js';
 import type { JsonSchema, ToolAnnotations } from './tool-definition.js';
+import type { ToolTrustStore } from './trust/tool-trust-store.js';
 
 /** A value now, or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -116,4 +117,9 @@ export interface RegistryStore {
   listUsage(filter?: { server?: string }): MaybePromise<ToolUsage[]>;
   /** Releases the store (idempotent). */
   close(): MaybePromise<void>;
+  /**
+   * Where tool trust decisions (pinned definitions, quarantine) are kept beside the registry, shared
+   * by every process on the same store. Optional: without it a connection pins in memory.
+   */
+  readonly trustStore?: ToolTrustStore;
 }

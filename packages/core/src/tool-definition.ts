@@ -4,6 +4,8 @@
  * core stays free of protocol dependencies.
  */
 
+import type { ToolApp } from './tool-app.js';
+
 /** A JSON Schema object (draft-07 or 2020-12). */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -78,6 +80,12 @@ export interface RegisteredTool {
    * Absent: the tool runs without asking.
    */
   approval?: () => ToolApprovalState;
-  /** Free-form data owners attach (server description, categories...). */
+  /**
+   * MCP Apps metadata (`_meta.ui` as the server listed it, read by core's `readToolApp`): the
+   * `ui://` resource rendering its results and who the tool is for. A tool whose `visibility`
+   * leaves out `model` never reaches a model-facing list (`isModelFacing`), yet stays callable.
+   */
+  app?: ToolApp;
+  /** Free-form data owners attach (server description, categories, the tool's wire `_meta` under `_meta`...). */
   meta?: Record<string, unknown>;
 }

@@ -4,6 +4,7 @@
  */
 import type { Logger } from './logger.js';
 import { silentLogger } from './logger.js';
+import { isModelFacing } from './model-visibility.js';
 import { SwitchboardError } from './switchboard-error.js';
 import type { JsonSchema, RegisteredTool } from './tool-definition.js';
 import type { ToolNamingOptions } from './tool-name.js';
@@ -48,11 +49,20 @@ export interface ToolRegistry {
   /** Maps a public name back to where it came from. */
   resolve(publicName: string): { server: string; originalName: string } | undefined;
   has(publicName: string): boolean;
-  list(filter?: { server?: string }): RegisteredTool[];
+  /** The registered tools: all, one server's, or (`modelFacing: true`) only those a model may see. */
+  list(filter?: ToolListFilter): RegisteredTool[];
   servers(): string[];
   readonly size: number;
   /** Subscribes to changes; returns the unsubscribe function. */
   subscribe(listener: ToolRegistryListener): () => void;
+}
+
+/** Which tools {@link ToolRegistry.list} returns. */
+export interface ToolListFilter {
+  /** Only this server's tools. @default every server */
+  server?: string;
+  /** Only tools a model may see (core's `isModelFacing`: app-only tools left out). @default false */
+  modelFacing?: boolean;
 }
 
 /** Options of {@link createToolRegistry}. */
@@ -204,6 +214,13 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         context: { server, tool: name },
       });
     }
+    if (input.app !== undefined && !isPlainObject(input.app)) {
+      throw new SwitchboardError({
+        code: 'INVALID_ARGUMENT',
+        message: `Tool registry: ${where} has app metadata that is ${describeValue(input.app)}; it must be an object (core's readToolApp of the tool's _meta) or absent.`,
+        context: { server, tool: name },
+      });
+    }
     if (input.execute !== undefined && typeof input.execute !== 'function') {
       throw new SwitchboardError({
         code: 'INVALID_ARGUMENT',
@@ -235,6 +252,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     if (input.annotations !== undefined) fields.annotations = input.annotations;
     if (input.execute !== undefined) fields.execute = input.execute;
     if (input.approval !== undefined) fields.approval = input.approval;
+    if (input.app !== undefined) fields.app = input.app;
     if (input.meta !== undefined) fields.meta = input.meta;
     return {
       key: toolKey(server, name),
@@ -247,6 +265,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         inputSchema: fields.inputSchema,
         outputSchema: fields.outputSchema,
         annotations: fields.annotations,
+        app: fields.app,
         meta: fields.meta,
       }),
     };
@@ -466,11 +485,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
 
     list(filter) {
+      let tools: RegisteredTool[];
       if (filter?.server !== undefined) {
         const group = byServer.get(filter.server);
-        return group ? Array.from(group.values(), (entry) => entry.tool) : [];
+        tools = group ? Array.from(group.values(), (entry) => entry.tool) : [];
+      } else {
+        tools = Array.from(byName.values(), (entry) => entry.tool);
       }
-      return Array.from(byName.values(), (entry) => entry.tool);
+      return filter?.modelFacing === true ? tools.filter(isModelFacing) : tools;
     },
 
     servers() {

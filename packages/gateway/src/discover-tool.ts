@@ -6,6 +6,7 @@
  */
 import {
   discoverToolsDefaults,
+  isModelFacing,
   perStepSearchGuidance,
   type RegisteredTool,
   type ToolInput,
@@ -62,8 +63,9 @@ export function createDiscoverTool(options: DiscoverToolOptions): ToolInput {
       const found: Array<{ name: string; description: string; inputSchema: unknown }> = [];
       for (const hit of hits) {
         const tool = upstream.get(hit.name);
-        // A tool the gateway will not serve (it needs a person's approval) is not "found".
-        if (tool === undefined || !options.isServed(tool)) continue;
+        // A tool the gateway will not serve (it needs a person's approval), or one no model may
+        // see (an MCP App's own helper, callable by its app all the same), is not "found".
+        if (tool === undefined || !isModelFacing(tool) || !options.isServed(tool)) continue;
         if (!exposed.has(tool.name)) options.expose(tool);
         found.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
       }

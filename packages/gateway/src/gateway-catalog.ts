@@ -15,6 +15,9 @@
  *   scheme when the server name is) and reversible: the gateway strips the known server name. The
  *   prefixed form is also accepted for any URI, to address one upstream explicitly. Every listed
  *   resource and template carries `_meta["switchboard/server"]`.
+ * - An MCP Apps `ui://` URI belongs to the upstreams whose tools name it, listed or not (a server
+ *   may leave it out of `resources/list`); two owners make it `ui://<server>+<rest>`, as the tools'
+ *   `_meta.ui` say (`gateway-apps.ts`).
  * - Prompt names are namespaced like tools (core's `createToolName`, `mcp__<server>__<prompt>` by
  *   default): a prompt name is an identifier with no meaning outside its server.
  *
@@ -33,13 +36,14 @@ import {
   UriTemplate,
 } from '@modelcontextprotocol/server';
 import {
+  type AppUriOwnership,
   exposePromptNames,
   exposeServerUris,
   type McpClient,
   type McpRequestOptions,
+  prefixServerUri,
   serverMetaKey,
   serverOfPrefixedUri,
-  serverUriSeparator,
   withServerMeta,
 } from '@switchboard/client';
 import { type Logger, SwitchboardError, type ToolNamingOptions } from '@switchboard/core';
@@ -86,6 +90,8 @@ export interface GatewayCatalogSource {
 /** Options of {@link GatewayCatalog}. */
 export interface GatewayCatalogOptions {
   source: GatewayCatalogSource;
+  /** Which upstreams' tools name which `ui://` URIs (MCP Apps resources, listed or not). @default none */
+  appUris?: Pick<AppUriOwnership, 'owners' | 'exposedUri'>;
   /** Serve upstream resources and resource templates. */
   resources: boolean;
   /** Serve upstream prompts. */
@@ -193,6 +199,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
     const entries = exposeServerUris(
       await this.#gather('resources', (client) => client.listResources(options)),
       (resource) => resource.uri,
+      this.#options.appUris,
     );
     this.#resourceRoutes.clear();
     return entries.map(({ server, item, exposed }) => {
@@ -402,7 +409,7 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
 
   /** A subscribed upstream resource changed: tell the clients, under each URI it is served as. */
   #resourceUpdated(server: string, upstreamUri: string): void {
-    for (const uri of [upstreamUri, `${server}${serverUriSeparator}${upstreamUri}`]) {
+    for (const uri of [upstreamUri, prefixServerUri(server, upstreamUri)]) {
       if (this.#routeOf(uri)?.server === server) this.#options.bus.publish({ kind: 'resource_updated', uri });
     }
   }
@@ -430,9 +437,13 @@ export class GatewayCatalog implements ResourceProvider, PromptProvider {
       this.#known.size > 0 ? this.#known.keys() : (this.#options.source.servers ?? []),
     );
     if (prefixed !== undefined) return { server: prefixed.server, upstream: prefixed.uri };
+    // An app resource its upstream does not list: the one upstream whose tools name it.
+    const [owner, ...others] = this.#options.appUris?.owners(uri) ?? [];
+    if (owner !== undefined && others.length === 0) return { server: owner, upstream: uri };
     for (const { template, route, prefixed } of this.#templateRoutes) {
       if (template.match(uri) === null) continue;
-      return { server: route.server, upstream: prefixed ? uri.slice(route.server.length + 1) : uri };
+      const own = prefixed ? serverOfPrefixedUri(uri, [route.server])?.uri : undefined;
+      return { server: route.server, upstream: own ?? uri };
     }
     return undefined;
   }

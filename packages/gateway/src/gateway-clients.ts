@@ -4,7 +4,7 @@
  * uses it as much as the gateway does, and must not import the gateway that imports it.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CallToolOptions } from '@switchboard/client';
+import type { CallToolOptions, ConnectionTrust } from '@switchboard/client';
 import type { ToolRegistry } from '@switchboard/core';
 import type { GatewayUpstreamClient } from './gateway-catalog.js';
 
@@ -14,6 +14,13 @@ export interface GatewayClients {
   status(): Record<string, unknown>;
   metrics(): unknown;
   close?(): Promise<void>;
+  /**
+   * Tool trust of the set (a `connectMcp` set has it): its registry holds only trusted tools, so
+   * the gateway serves only those, and an approval (here, by the CLI, or by another replica on the
+   * shared store) registers the tool, which the gateway announces downstream with
+   * `notifications/tools/list_changed`. Review quarantined tools through it.
+   */
+  readonly trust?: ConnectionTrust;
   /** Names of the upstream servers (needed to serve their resources and prompts). */
   readonly servers?: readonly string[];
   /**

@@ -35,6 +35,7 @@ import {
   type SkillsOptions,
 } from '@switchboard/server';
 import { createDiscoverTool, type GatewayToolSelector } from './discover-tool.js';
+import { createGatewayApps, type GatewayApps } from './gateway-apps.js';
 import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
@@ -153,9 +154,17 @@ function createGatewayServer(
   served: ToolRegistry,
   catalog: GatewayCatalog,
   bus: InMemoryServerEventBus,
+  apps: GatewayApps,
 ): Gateway {
   const logger = options.logger ?? silentLogger;
   const server = createMcpServer({
+    // An MCP App's own call, by its upstream's tool name: relayed to the upstream whose app it is.
+    unlistedTool: (name) => {
+      const tool = apps.appCallTarget(name);
+      return tool === undefined
+        ? undefined
+        : { ...tool, ...apps.served(tool), execute: relayingExecute(tool, clients, logger) };
+    },
     name: options.name ?? 'switchboard-gateway',
     version: options.version ?? '1.0.0',
     registry: served,
@@ -174,7 +183,8 @@ function createGatewayServer(
   });
   const stops: Array<() => void> = [];
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
-  stops.push(mirrorUpstreamTools(server, clients, options, served));
+  stops.push(mirrorUpstreamTools(server, clients, options, served, apps));
+  stops.push(() => apps.stop());
   // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
   stops.push(clients.registry.subscribe(() => catalog.sync()));
   const closeServer = server.close.bind(server);
@@ -198,13 +208,25 @@ function mirrorUpstreamTools(
   clients: GatewayClients,
   options: GatewayOptions,
   served: ToolRegistry,
+  apps: GatewayApps,
 ): () => void {
   const upstream = clients.registry;
   const exposed = new Map<string, RegisteredTool>();
   const expose = (tool: RegisteredTool) => {
-    served.register(republishTool(tool, relayingExecute(tool, clients, server.logger)));
+    served.register({
+      ...republishTool(tool, relayingExecute(tool, clients, server.logger)),
+      ...apps.served(tool),
+    });
     exposed.set(tool.name, tool);
   };
+  // A ui:// URI gained or lost an owner: the served tools naming it are rewritten.
+  const stopApps = apps.uris.onChange((uris) => {
+    const changed = new Set(uris);
+    for (const tool of [...exposed.values()]) {
+      const uri = tool.app?.resourceUri;
+      if (uri !== undefined && changed.has(uri)) expose(upstream.get(tool.name) ?? tool);
+    }
+  });
   const selector = options.selector;
   if (selector === undefined) for (const tool of upstream.list()) expose(tool);
   // Mirror upstream changes (list_changed after reconnects, servers added or dropped).
@@ -236,7 +258,10 @@ function mirrorUpstreamTools(
       }),
     );
   }
-  return stop;
+  return () => {
+    stop();
+    stopApps();
+  };
 }
 
 /** Creates a gateway over many MCP servers. */
@@ -277,14 +302,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const bus = new InMemoryServerEventBus((error) =>
     logger.debug({ error: error.message }, 'gateway event listener failed'),
   );
+  // Before the gateway follows the upstream registry itself: ownership of ui:// URIs is current
+  // when a tool is mirrored.
+  const apps = createGatewayApps(clients.registry);
   const catalog = new GatewayCatalog({
     source: clients,
+    appUris: apps.uris,
     resources: options.resources ?? true,
     prompts: options.prompts ?? true,
     bus,
     logger,
     ...(options.upstreamListTimeoutMs !== undefined ? { listTimeoutMs: options.upstreamListTimeoutMs } : {}),
   });
-  server = createGatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus);
+  server = createGatewayServer(clients, owned, options, createToolRegistry({ logger }), catalog, bus, apps);
   return server;
 }

@@ -48,6 +48,8 @@ beforeAll(async () => {
   [modernOnly, legacyV1] = await Promise.all([startSdkV2Upstream('reject'), startSdkV1Upstream()]);
   gateway = await createGateway({
     config: { mcpServers: { modern: { url: modernOnly.url }, v1: { url: legacyV1.url } } },
+    // A new tool of a known upstream would be quarantined (tool trust, gateway-trust.test.ts): off here.
+    connectOptions: { trust: { pin: 'off' } },
   });
   handle = (await serve(gateway, { transport: { type: 'http', port: 0, session: true } })) as ServeHandle & {
     url: string;

@@ -13,6 +13,12 @@
  *   against the same wait with no input (the frame floor), long tasks (> 50 ms) seen meanwhile, and
  *   the number of log rows in the DOM (virtualised: a screenful, not 10,000).
  *
+ * - an MCP App's cost (server-basic-vanillajs's get-time, a fresh context each run): from the
+ *   result shown (the app view mounting) to the app's first contentful paint (in the app's own
+ *   frame, on the shared clock) and to the app ready (AppBridge handshake done, tool result
+ *   delivered); then a second call on the same page (the AppBridge chunk cached). Beside the
+ *   page's own first load.
+ *
  * Cases run interleaved in rounds after one warm-up round, so a machine that slows down mid-run
  * slows every case alike. Prints median and p95 per case and the ratios.
  */
@@ -21,7 +27,7 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { listenOnRandomPort } from '@switchboard/test-helpers';
+import { appServerStdio, listenOnRandomPort } from '@switchboard/test-helpers';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { UiLogEntry } from '../src/ui-api.js';
 import { assertChromiumInstalled, chromiumArgs, chromiumPath } from '../test-browser/chromium.js';
@@ -367,6 +373,57 @@ async function measureLog(browser: Browser, ui: UiProcess): Promise<LogFigures> 
   };
 }
 
+// ---------------------------------------------------------------- an MCP App
+
+interface AppSample {
+  /** Result shown → the app's first contentful paint. */
+  firstPaint: number;
+  /** Result shown → the app has its tool result (handshake done). */
+  ready: number;
+  /** The same, for a second call on the same page (the bridge's chunk is loaded). */
+  againReady: number;
+}
+
+/** Ms from the page's last `switchboard-app-open` mark to its last `switchboard-app-ready`, once there. */
+async function appMarks(page: Page, count: number): Promise<{ openAt: number; ready: number }> {
+  await page.waitForFunction(
+    (count) => performance.getEntriesByName('switchboard-app-ready').length >= count,
+    count,
+    { timeout: 30_000, polling: 20 },
+  );
+  return page.evaluate(() => {
+    const open = performance.getEntriesByName('switchboard-app-open').at(-1)!.startTime;
+    const ready = performance.getEntriesByName('switchboard-app-ready').at(-1)!.startTime;
+    return { openAt: performance.timeOrigin + open, ready: ready - open };
+  });
+}
+
+/** One first visit of get-time's page: call it, and time its app. */
+async function appOnce(browser: Browser, ui: UiProcess): Promise<AppSample> {
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${ui.url}#/servers/basic/tools/get-time`);
+  const call = page.getByRole('button', { name: 'Call tool', exact: true });
+  await call.click({ timeout: 30_000 });
+  const first = await appMarks(page, 1);
+  const app = page.frames().find((frame) => frame.url().endsWith('/app'));
+  if (app === undefined) throw new Error('bench:ui: the app frame is not in the page');
+  await app.waitForFunction(
+    () => performance.getEntriesByName('first-contentful-paint').length > 0,
+    undefined,
+    {
+      polling: 20,
+    },
+  );
+  const paintAt = await app.evaluate(
+    () => performance.timeOrigin + performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+  );
+  await call.click();
+  const again = await appMarks(page, 2);
+  await context.close();
+  return { firstPaint: paintAt - first.openAt, ready: first.ready, againReady: again.ready };
+}
+
 // ---------------------------------------------------------------- the run
 
 async function main(): Promise<void> {
@@ -377,7 +434,10 @@ async function main(): Promise<void> {
   });
   const gzipTotal = bundle.reduce((sum, file) => sum + file.gzipBytes, 0);
 
-  const config = createUiConfig({ only: ['everything'] });
+  const config = createUiConfig({
+    only: ['everything'],
+    extraServers: { basic: appServerStdio('server-basic-vanillajs', { approval: 'never' }) },
+  });
   const ui = await startUi(config);
   const floor = await startStaticFloor();
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
@@ -385,7 +445,7 @@ async function main(): Promise<void> {
     // Wait until the server is connected, so the load measures the page, not the server's start.
     for (;;) {
       const servers = await apiRequest<Array<{ name: string; state: string }>>(ui, 'GET', '/api/servers');
-      if (servers.some((server) => server.state === 'connected')) break;
+      if (servers.filter((server) => server.state === 'connected').length === 2) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await loadOnce(browser, ui, floor.origin); // warm-up round, not counted
@@ -406,6 +466,24 @@ async function main(): Promise<void> {
       ),
     ];
 
+    await appOnce(browser, ui); // warm-up, not counted
+    const appSamples: AppSample[] = [];
+    for (let run = 0; run < runs; run++) appSamples.push(await appOnce(browser, ui));
+    const app = [
+      summarise(
+        'app: result → app first paint',
+        appSamples.map((sample) => sample.firstPaint),
+      ),
+      summarise(
+        'app: result → app ready (result delivered)',
+        appSamples.map((sample) => sample.ready),
+      ),
+      summarise(
+        'app, second call: result → app ready',
+        appSamples.map((sample) => sample.againReady),
+      ),
+    ];
+
     await fillLog(ui, LOG_ENTRIES);
     // The page loads the protocol log at start, whatever the view: the first load again, now with
     // a full log to fetch.
@@ -423,6 +501,8 @@ async function main(): Promise<void> {
       firstLoad: load,
       firstLoadRatioVsStaticFloor: ratio,
       bundle: { files: bundle, gzipTotal },
+      app,
+      appFirstPaintRatioVsFirstLoad: app[0]!.medianMs / load[0]!.medianMs,
       log,
     };
     if (json) {
@@ -436,6 +516,11 @@ async function main(): Promise<void> {
     for (const summary of load) console.log(line(summary));
     console.log(
       `  ratio servers-shown / static floor (medians): ${ratio.toFixed(2)}×   goal: servers shown ≤ 1000 ms`,
+    );
+    console.log('\nan MCP App (server-basic-vanillajs get-time, fresh context each run):');
+    for (const summary of app) console.log(line(summary));
+    console.log(
+      `  ratio app first paint / the page's servers shown (medians): ${result.appFirstPaintRatioVsFirstLoad.toFixed(2)}×`,
     );
     console.log('\nbundle (gzip -9):');
     for (const file of bundle) {

@@ -9,8 +9,13 @@ export type { Inspector, InspectorOptions } from './start-inspector.js';
 export { startInspector } from './start-inspector.js';
 export type {
   UiAddServerRequest,
+  UiAppCsp,
+  UiAppRequest,
+  UiAppResourceMeta,
   UiApprovalRequest,
+  UiAppView,
   UiCall,
+  UiCallingApp,
   UiCallRequest,
   UiCallStarted,
   UiElicitationRequest,
@@ -32,6 +37,7 @@ export type {
   UiSelectRequest,
   UiServer,
   UiSignIn,
+  UiToolApp,
   UiToolDetail,
   UiToolSummary,
 } from './ui-api.js';

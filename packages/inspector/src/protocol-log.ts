@@ -19,8 +19,11 @@ export interface ProtocolLogOptions {
 
 /** The log. */
 export interface ProtocolLog {
-  /** Records one message of `server`. */
-  append(server: string, event: ProtocolMessageEvent): UiLogEntry;
+  /**
+   * Records one message of `server` (`channel: 'app'`: between an MCP App of that server rendered
+   * in the page and this process, `in` being the app's).
+   */
+  append(server: string, event: ProtocolMessageEvent, channel?: 'app'): UiLogEntry;
   /** Entries after `since` (a `seq`), of one server or all, oldest first; at most `limit` (the newest). */
   entries(filter?: { server?: string; since?: number; limit?: number }): UiLogEntry[];
   /** Hears of new entries, a batch at a time. Returns the unsubscribe function. */
@@ -59,18 +62,20 @@ export function createProtocolLog(options: ProtocolLogOptions = {}): ProtocolLog
     for (const listener of listeners) listener(entries);
   };
 
-  const keyOf = (server: string, direction: string, id: string | number) =>
-    `${server}\u0000${direction}\u0000${typeof id}:${id}`;
+  const keyOf = (server: string, direction: string, id: string | number, channel: string) =>
+    `${server}\u0000${channel}\u0000${direction}\u0000${typeof id}:${id}`;
 
   const classify = (
     server: string,
     event: ProtocolMessageEvent,
+    channel: 'app' | undefined,
   ): Omit<UiLogEntry, 'seq' | 'at' | 'message'> => {
     const message = event.message as JsonRpcFields;
-    const base = { server, direction: event.direction };
+    const base = { server, direction: event.direction, ...(channel === undefined ? {} : { channel }) };
+    const lane = channel ?? 'server';
     if (typeof message.method === 'string') {
       if (message.id === undefined) return { ...base, type: 'notification', method: message.method };
-      openRequests.set(keyOf(server, event.direction, message.id), message.method);
+      openRequests.set(keyOf(server, event.direction, message.id, lane), message.method);
       if (openRequests.size > maxOpenRequests)
         openRequests.delete(openRequests.keys().next().value as string);
       return { ...base, type: 'request', method: message.method, id: message.id };
@@ -80,7 +85,7 @@ export function createProtocolLog(options: ProtocolLogOptions = {}): ProtocolLog
     const id = message.id;
     let method: string | undefined;
     if (id !== undefined && id !== null) {
-      const key = keyOf(server, requestDirection, id);
+      const key = keyOf(server, requestDirection, id, lane);
       method = openRequests.get(key);
       openRequests.delete(key);
     }
@@ -93,11 +98,11 @@ export function createProtocolLog(options: ProtocolLogOptions = {}): ProtocolLog
   };
 
   return {
-    append(server, event) {
+    append(server, event, channel) {
       const entry: UiLogEntry = {
         seq: ++seq,
         at: new Date().toISOString(),
-        ...classify(server, event),
+        ...classify(server, event, channel),
         message: redact(event.message),
       };
       ring[next] = entry;

@@ -97,6 +97,15 @@ export interface UiToolSummary {
   kind?: string;
   /** What the approval policy says for it. */
   approval: 'allow' | 'ask' | 'deny';
+  /** MCP Apps: the `ui://` resource rendering its results, and who it is for (`["app"]`: kept from models). */
+  app?: UiToolApp;
+}
+
+/** A tool's MCP Apps metadata, as the page needs it. */
+export interface UiToolApp {
+  resourceUri?: string;
+  /** As the server listed it; absent means both (`["model", "app"]`). */
+  visibility?: Array<'model' | 'app'>;
 }
 
 /** `GET /api/servers/:name/tools/:tool` → `UiToolDetail`. */
@@ -169,6 +178,14 @@ export interface UiCall {
   result?: unknown;
   /** Set for failed / refused / cancelled. */
   error?: UiErrorBody['error'];
+  /** Set when an MCP App rendered in the page made the call (its view, its resource). */
+  app?: UiCallingApp;
+}
+
+/** The app behind a call or an approval prompt. */
+export interface UiCallingApp {
+  viewId: string;
+  resourceUri: string;
 }
 
 export interface UiProgress {
@@ -192,6 +209,8 @@ export interface UiApprovalRequest {
   arguments: Record<string, unknown>;
   /** Why the policy asks (e.g. `destructiveHint`). */
   reason: string;
+  /** Set when an MCP App rendered in the page asks for the call, not the person. */
+  app?: UiCallingApp;
 }
 
 /** Answer: `POST /api/pending/:id` with `{ action: 'accept' | 'decline' | 'cancel', content? }`. */
@@ -241,7 +260,73 @@ export interface UiLogEntry {
   method?: string;
   /** The JSON-RPC id, when it has one. */
   id?: string | number;
+  /**
+   * `app`: a message between an MCP App rendered in the page and this process (`in`: the app's
+   * request, `out`: the answer); absent: between this process and the server.
+   */
+  channel?: 'app';
   message: unknown;
+}
+
+// ---------------------------------------------------------------- MCP Apps
+
+/**
+ * `POST /api/apps` `{ callId }` → `UiAppView`: the app of an ended call of an app tool, ready to
+ * render. The page loads `sandboxUrl` — a page of another origin (another port), which loads the
+ * app's HTML with the CSP its resource declares, in a frame of no origin at all — and talks to the
+ * app through the official AppBridge. `POST /api/apps/:viewId/requests` `UiAppRequest` → the answer
+ * to what the app asked (`tools/call` through the same approval prompt as the page's calls,
+ * `resources/read` on the app's server, `notifications/message` logged): every one in the protocol
+ * log. `DELETE /api/apps/:viewId` → `{ closed: viewId }` (its sandbox pages are gone).
+ */
+export interface UiAppView {
+  viewId: string;
+  /** The sandbox page to frame (`http://127.0.0.1:<sandbox port>/views/<viewId>/`). */
+  sandboxUrl: string;
+  /** The sandbox's origin, which the page checks messages against. */
+  sandboxOrigin: string;
+  server: string;
+  resourceUri: string;
+  /** The tool as its server listed it (`hostContext.toolInfo.tool`). */
+  tool: {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema: JsonSchema;
+    outputSchema?: JsonSchema;
+    annotations?: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+  };
+  /** `ui/notifications/tool-input` params. */
+  toolInput: { arguments: Record<string, unknown> };
+  /** `ui/notifications/tool-result` params: the call's CallToolResult (redacted). */
+  toolResult: unknown;
+  /** What the resource asked for (`_meta.ui`). */
+  requested: UiAppResourceMeta;
+  /** What the sandbox grants: the CSP domains and permissions in force (the iframe's `allow`). */
+  granted: { csp: UiAppCsp; permissions: Record<string, object>; allow: string };
+}
+
+/** An app resource's `_meta.ui`. */
+export interface UiAppResourceMeta {
+  csp?: UiAppCsp;
+  permissions?: Record<string, object>;
+  domain?: string;
+  prefersBorder?: boolean;
+}
+
+/** The origins an app may reach (MCP Apps `McpUiResourceCsp`). */
+export interface UiAppCsp {
+  connectDomains?: string[];
+  resourceDomains?: string[];
+  frameDomains?: string[];
+  baseUriDomains?: string[];
+}
+
+/** A request of an app, relayed by the page: the JSON-RPC method and params. */
+export interface UiAppRequest {
+  method: string;
+  params?: unknown;
 }
 
 // ---------------------------------------------------------------- selection playground

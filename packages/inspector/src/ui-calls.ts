@@ -12,7 +12,7 @@ import type { ApproveCallback, McpToolExecuteOptions } from '@switchboard/client
 import { type ArgumentValidator, createArgumentValidator, type RegisteredTool } from '@switchboard/core';
 import type { PendingRequests } from './pending-requests.js';
 import type { ServerQuestions } from './server-questions.js';
-import type { UiCall, UiEvent } from './ui-api.js';
+import type { UiCall, UiCallingApp, UiEvent } from './ui-api.js';
 import { toUiErrorAnswer, UiError, UiErrorCode } from './ui-error.js';
 import type { UiRedaction } from './ui-redaction.js';
 
@@ -28,9 +28,14 @@ export interface UiCallsOptions {
 
 /** The calls of the page. */
 export interface UiCalls {
-  /** Validates and starts a call; throws `VALIDATION_FAILED` (a 422 with fields) before sending anything. */
-  start(tool: RegisteredTool, args: Record<string, unknown>): UiCall;
+  /**
+   * Validates and starts a call; throws `VALIDATION_FAILED` (a 422 with fields) before sending
+   * anything. `app`: an MCP App in the page asks for it (its approval prompt says so).
+   */
+  start(tool: RegisteredTool, args: Record<string, unknown>, app?: UiCallingApp): UiCall;
   get(callId: string): UiCall;
+  /** The call once it has ended (done, failed, refused or cancelled). */
+  ended(callId: string): Promise<UiCall>;
   /** Recent calls, oldest first. */
   list(): UiCall[];
   /** Cancels a call in flight (the server is told); an ended call is returned as it is. */
@@ -137,6 +142,7 @@ export function createUiCalls(options: UiCallsOptions): UiCalls {
         tool: prompt.originalName,
         arguments: options.redaction.value(prompt.args),
         reason: prompt.reason,
+        ...(record?.call.app === undefined ? {} : { app: record.call.app }),
       },
       record?.controller.signal,
     );
@@ -145,7 +151,7 @@ export function createUiCalls(options: UiCallsOptions): UiCalls {
   };
 
   return {
-    start(tool, args) {
+    start(tool, args, app) {
       if (typeof tool.execute !== 'function') {
         throw new UiError({
           code: UiErrorCode.ServerNotConnected,
@@ -162,6 +168,7 @@ export function createUiCalls(options: UiCallsOptions): UiCalls {
         arguments: options.redaction.value(args),
         state: decision === 'ask' ? 'awaiting-approval' : 'running',
         startedAt: new Date().toISOString(),
+        ...(app === undefined ? {} : { app }),
       };
       const record: CallRecord = {
         call,
@@ -174,6 +181,11 @@ export function createUiCalls(options: UiCallsOptions): UiCalls {
       return { ...call };
     },
     get: (callId) => ({ ...recordOf(callId).call }),
+    async ended(callId) {
+      const record = recordOf(callId);
+      await record.done;
+      return { ...record.call };
+    },
     list: () => [...records.values()].map((record) => ({ ...record.call })),
     cancel(callId) {
       const record = recordOf(callId);

@@ -42,6 +42,10 @@ export const UiErrorCode = {
   DatasetInvalid: 'UI_DATASET_INVALID',
   /** The page's files are not there (the package was built without them). */
   PageMissing: 'UI_PAGE_MISSING',
+  /** No MCP App view of that id (closed, or replaced by newer ones). */
+  UnknownApp: 'UI_UNKNOWN_APP',
+  /** The call has no app to show (it has not ended with a result). */
+  AppUnavailable: 'UI_APP_UNAVAILABLE',
   /** Anything else: a bug of ours; the process keeps serving. */
   Internal: 'UI_INTERNAL',
 } as const;
@@ -68,6 +72,8 @@ const uiErrorStatus: Record<UiErrorCode, number> = {
   UI_SIGN_IN_UNAVAILABLE: 409,
   UI_DATASET_INVALID: 400,
   UI_PAGE_MISSING: 503,
+  UI_UNKNOWN_APP: 404,
+  UI_APP_UNAVAILABLE: 409,
   UI_INTERNAL: 500,
 };
 
@@ -77,6 +83,9 @@ const uiErrorStatus: Record<UiErrorCode, number> = {
  */
 const passedOnStatus: Record<string, number> = {
   VALIDATION_FAILED: 422,
+  // An MCP App's tool has no HTML app, or the app asked for what it may not.
+  APP_NOT_FOUND: 404,
+  APP_REQUEST_REFUSED: 403,
   CLI_USAGE: 400,
   INVALID_ARGUMENT: 400,
   CONFIG_INVALID: 400,

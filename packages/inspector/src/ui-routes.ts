@@ -130,6 +130,32 @@ export const uiRoutes: readonly UiRoute[] = [
     pattern: '/api/calls/:id/cancel',
     handle: (session, { params }) => ok(session.calls.cancel(params.id as string)),
   },
+  {
+    method: 'POST',
+    pattern: '/api/apps',
+    handle: async (session, { body }) => ok(await session.openApp(stringField(objectBody(body), 'callId'))),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/apps/:id/requests',
+    handle: async (session, { params, body }) => {
+      const request = objectBody(body);
+      return ok(
+        (await session.appRequest(params.id as string, {
+          method: stringField(request, 'method'),
+          ...(request.params === undefined ? {} : { params: request.params }),
+        })) ?? {},
+      );
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/apps/:id',
+    handle: (session, { params }) => {
+      session.closeApp(params.id as string);
+      return ok({ closed: params.id });
+    },
+  },
   { method: 'GET', pattern: '/api/pending', handle: (session) => ok(session.pending.list()) },
   {
     method: 'POST',

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@switchboard/core';
 import { silentLogger } from '@switchboard/core';
+import { createSandboxServer, type SandboxServerHandle } from './sandbox-server.js';
 import { toUiErrorAnswer, UiError, UiErrorCode } from './ui-error.js';
 import { createUiRequestGuard } from './ui-request-guard.js';
 import { matchUiRoute } from './ui-routes.js';
@@ -57,7 +58,9 @@ export async function createUiServer(options: UiServerOptions): Promise<UiServer
   const token = options.token ?? randomBytes(32).toString('base64url');
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const logger = options.logger ?? silentLogger;
-  const files = createUiStaticFiles(options.staticDir ?? locateStaticDir());
+  const staticDir = options.staticDir ?? locateStaticDir();
+  let sandbox: SandboxServerHandle | undefined;
+  const files = createUiStaticFiles(staticDir, () => sandbox?.origin);
   let port = 0;
   const guard = createUiRequestGuard({ token, port: () => port });
 
@@ -137,17 +140,38 @@ export async function createUiServer(options: UiServerOptions): Promise<UiServer
   });
   port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
+  // MCP Apps render from another origin (this other port), which knows no token.
+  try {
+    sandbox = await createSandboxServer({
+      document: (viewId) => session.apps.document(viewId),
+      hostOrigin: () => origin,
+      staticDir,
+    });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const sandboxServer = sandbox;
+  session.apps.bindSandbox({
+    origin: sandboxServer.origin,
+    hostOrigin: origin,
+    ports: [port, sandboxServer.port],
+  });
   return {
     url: `${origin}/?token=${token}`,
     origin,
     port,
     token,
     pageBuilt: files.built(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        sandboxServer.close(),
+      ]);
+    },
   };
 }
 

@@ -21,6 +21,8 @@ import { createSessionServers, type SessionServers } from './session-servers.js'
 import { startSignIn } from './session-sign-in.js';
 import type {
   UiAddServerRequest,
+  UiAppRequest,
+  UiAppView,
   UiCall,
   UiCallRequest,
   UiEvent,
@@ -33,6 +35,7 @@ import type {
   UiToolDetail,
   UiToolSummary,
 } from './ui-api.js';
+import { createUiApps, type UiApps } from './ui-apps.js';
 import { createUiCalls, type UiCalls } from './ui-calls.js';
 import { createUiEventStream, type UiEventStream } from './ui-event-stream.js';
 import { createUiRedaction, type UiRedaction } from './ui-redaction.js';
@@ -72,6 +75,13 @@ export interface UiSession extends SessionCatalog {
   tool(server: string, tool: string): UiToolDetail;
   readonly calls: Pick<UiCalls, 'get' | 'list' | 'cancel'>;
   startCall(request: UiCallRequest): UiCall;
+  /** The MCP App of an ended call, to render (`ui-apps.ts`). */
+  openApp(callId: string): Promise<UiAppView>;
+  /** Answers a request the app of a view sent through the page. */
+  appRequest(viewId: string, request: UiAppRequest): Promise<unknown>;
+  closeApp(viewId: string): void;
+  /** Where the app views are served from, and what the sandbox serves (the HTTP server binds them). */
+  readonly apps: Pick<UiApps, 'bindSandbox' | 'document'>;
   readonly pending: Pick<PendingRequests, 'list' | 'answer'>;
   log(filter: { server?: string; since?: number; limit?: number }): UiLogEntry[];
   select(request: UiSelectRequest): Promise<UiSelection>;
@@ -89,6 +99,7 @@ interface SessionWatch {
   pending: PendingRequests;
   questions: ReturnType<typeof createServerQuestions>;
   calls: UiCalls;
+  apps: UiApps;
 }
 
 /** Connects the host's servers and starts the session around them. */
@@ -102,10 +113,14 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
   const servers = createSessionServers({ configured: host.servers, redaction, publish: events.publish });
 
   // Step 2: what the page watches.
-  const watch = watchSession(options, events, redaction);
+  let connection: McpConnection | undefined;
+  const watch = watchSession(options, events, redaction, () => {
+    if (connection === undefined) throw new Error('the servers are not connected yet');
+    return connection;
+  });
 
   // Step 3: connect, as the host connects, with the page answering what servers ask.
-  const connection = await connectServers(host, servers, watch);
+  connection = await connectServers(host, servers, watch);
 
   // Step 4: earlier runs' usage, read once (this run's calls are counted live).
   const storedUsage = await readStoredUsage(host);
@@ -129,7 +144,7 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     embedder: () => (host.embedder ?? defaultEmbedder)(logger),
   });
 
-  const { log, pending, calls } = watch;
+  const { log, pending, calls, apps } = watch;
   return {
     ...createSessionCatalog(servers, redaction),
     events,
@@ -158,6 +173,10 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     tool: (server, name) => toUiToolDetail(servers.toolOf(server, name)),
     calls,
     startCall: (request) => calls.start(servers.toolOf(request.server, request.tool), request.arguments),
+    openApp: (callId) => apps.open(calls.get(callId)),
+    appRequest: (viewId, request) => apps.request(viewId, request),
+    closeApp: (viewId) => apps.close(viewId),
+    apps,
     pending,
     log: (filter) => log.entries(filter),
     select: (request) => selector.select(request),
@@ -166,6 +185,7 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     async close() {
       history.stop();
       unsubscribeCallEnds();
+      apps.closeAll();
       calls.cancelAll();
       pending.withdrawAll();
       await calls.settled();
@@ -182,6 +202,7 @@ function watchSession(
   options: UiSessionOptions,
   events: UiEventStream,
   redaction: UiRedaction,
+  connection: () => McpConnection,
 ): SessionWatch {
   const log: ProtocolLog = createProtocolLog({
     ...(options.logCapacity === undefined ? {} : { capacity: options.logCapacity }),
@@ -192,7 +213,8 @@ function watchSession(
   const pending = createPendingRequests(events.publish);
   const questions = createServerQuestions(pending, redaction);
   const calls = createUiCalls({ publish: events.publish, pending, questions, redaction });
-  return { events, log, pending, questions, calls };
+  const apps = createUiApps({ connection, calls, log, redaction });
+  return { events, log, pending, questions, calls, apps };
 }
 
 /** Connects the servers not disconnected, through the host, with the page's handlers. */

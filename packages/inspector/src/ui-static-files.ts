@@ -52,21 +52,25 @@ const contentTypes: Record<string, string> = {
 
 /**
  * What the page may load: its own scripts and styles; images and audio from results arrive as
- * `data:` URLs (or `blob:`); nothing from elsewhere, and no framing by other sites.
+ * `data:` URLs (or `blob:`); nothing from elsewhere, no framing by other sites; it frames only the
+ * MCP Apps sandbox origin (`frameOrigin`), nothing at all without one.
  */
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+function contentSecurityPolicy(frameOrigin: string | undefined): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    frameOrigin === undefined ? "frame-src 'none'" : `frame-src ${frameOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
 /** Serves the files of one folder. */
 export interface UiStaticFiles {
@@ -77,8 +81,14 @@ export interface UiStaticFiles {
   serve(pathname: string, response: ServerResponse, headOnly: boolean): Promise<void>;
 }
 
-/** Creates the file server of `directory` (undefined: every request says the page is missing). */
-export function createUiStaticFiles(directory: string | undefined): UiStaticFiles {
+/**
+ * Creates the file server of `directory` (undefined: every request says the page is missing);
+ * `frameOrigin` answers the origin the page may frame (the MCP Apps sandbox), once known.
+ */
+export function createUiStaticFiles(
+  directory: string | undefined,
+  frameOrigin: () => string | undefined = () => undefined,
+): UiStaticFiles {
   const root = directory === undefined ? undefined : resolve(directory);
   const missing = () =>
     new UiError({
@@ -115,7 +125,9 @@ export function createUiStaticFiles(directory: string | undefined): UiStaticFile
         'content-length': body.length,
         // The token guards each request; nothing is worth caching across builds.
         'cache-control': 'no-cache',
-        ...(type.startsWith('text/html') ? { 'content-security-policy': contentSecurityPolicy } : {}),
+        ...(type.startsWith('text/html')
+          ? { 'content-security-policy': contentSecurityPolicy(frameOrigin()) }
+          : {}),
       });
       response.end(headOnly ? undefined : body);
     },

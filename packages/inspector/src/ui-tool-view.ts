@@ -29,6 +29,14 @@ export function toUiToolSummary(tool: RegisteredTool): UiToolSummary {
     ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
     kind: classifyToolKind(tool),
     approval: approval?.decision ?? 'allow',
+    ...(tool.app === undefined
+      ? {}
+      : {
+          app: {
+            ...(tool.app.resourceUri === undefined ? {} : { resourceUri: tool.app.resourceUri }),
+            ...(tool.app.visibility === undefined ? {} : { visibility: [...tool.app.visibility] }),
+          },
+        }),
   };
 }
 

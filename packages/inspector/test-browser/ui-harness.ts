@@ -23,7 +23,7 @@ export interface UiHarness {
 }
 
 /** Registers the hooks in the calling test file and returns the harness. */
-export function useUiHarness(options: { extraServers?: Record<string, unknown> } = {}): UiHarness {
+export function useUiHarness(options: Parameters<typeof createUiConfig>[0] = {}): UiHarness {
   let config: UiConfig | undefined;
   let ui: UiProcess | undefined;
   let chromium: ChromiumSession | undefined;

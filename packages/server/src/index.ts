@@ -114,3 +114,4 @@ export type {
 } from './tools/define-tool.js';
 export { defineTool } from './tools/define-tool.js';
 export type { RequestStateOptions } from './tools/request-state-seal.js';
+export type { AppResourceSource, DefinedToolApp, ToolAppDefinition } from './tools/tool-app-definition.js';

@@ -8,7 +8,14 @@ import './dispose-symbols.js';
 export { createEventLog, type EventLog } from './event-log.js';
 export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';
-export { type FixtureServer, fixtureServerScript } from './fixture-servers.js';
+export {
+  type FixtureServer,
+  fixtureServerScript,
+  type MaliciousHttpServer,
+  maliciousStdio,
+  startMaliciousHttp,
+  type ToolAttack,
+} from './fixture-servers.js';
 export { hidePackagesPreload } from './hide-packages.js';
 export { copyHostConfigFixture, hostConfigFixtures } from './host-config-fixtures.js';
 export {
@@ -19,9 +26,12 @@ export {
 } from './in-memory-connection.js';
 export { envelope, post, type RawAnswer } from './modern-request.js';
 export {
+  appServerScript,
+  appServerStdio,
   everythingStdio,
   filesystemStdio,
   memoryStdio,
+  type OfficialAppServer,
   type OfficialServer,
   serverScript,
 } from './official-servers.js';

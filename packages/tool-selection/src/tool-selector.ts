@@ -10,7 +10,7 @@ import type {
   ToolRegistry,
   ToolRegistryEvent,
 } from '@switchboard/core';
-import { discoverToolsDefaults, SwitchboardError, silentLogger } from '@switchboard/core';
+import { discoverToolsDefaults, isModelFacing, SwitchboardError, silentLogger } from '@switchboard/core';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import { errorReason } from './error-reason.js';
 import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
@@ -344,6 +344,11 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
       return;
     }
     if (event.type === 'updated' && event.previous.name !== event.tool.name) removeTool(event.previous.name);
+    // A tool no model may see (an app's own helper) is never indexed, so never selected.
+    if (!isModelFacing(event.tool)) {
+      if (entries.has(event.tool.name)) removeTool(event.tool.name);
+      return;
+    }
     upsertLexical(event.tool);
     const name = event.tool.name;
     enqueue(() => embedMissing([name]));
@@ -351,7 +356,7 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
 
   // Subscribe before listing, so that no change falls between the two.
   const unsubscribe = registry.subscribe(onEvent);
-  for (const tool of registry.list()) upsertLexical(tool);
+  for (const tool of registry.list({ modelFacing: true })) upsertLexical(tool);
 
   const initialBuild = enqueue(async () => {
     try {

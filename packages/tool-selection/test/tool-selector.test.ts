@@ -12,7 +12,7 @@ import {
 import { countEmbeddings } from './helpers/counting-embedder.js';
 import { createFixtureEmbedder, createFixtureModel } from './helpers/fixture-embedder.js';
 import type { ServerTools } from './helpers/official-tools.js';
-import { fetchOfficialTools } from './helpers/official-tools.js';
+import { fetchAppServerTools, fetchOfficialTools } from './helpers/official-tools.js';
 
 const model = createFixtureModel();
 let official: ServerTools[] = [];
@@ -46,6 +46,38 @@ function selectorFor(
 
 const originalNames = (selected: Array<{ tool: { originalName: string } }>) =>
   selected.map((item) => item.tool.originalName);
+
+describe('createToolSelector and MCP Apps', () => {
+  it('never selects an app-only tool (the system-monitor app’s poller), nor discover_tools finds it', async () => {
+    const monitor = await fetchAppServerTools();
+    const poller = monitor.tools.find((tool) => tool.app?.visibility?.includes('app') === true);
+    expect(poller?.name).toBe('poll-system-stats');
+    const registry = registryWithOfficialTools();
+    registry.registerMany(monitor.server, monitor.tools);
+    const selector = selectorFor(registry);
+    await selector.ready();
+    // Its own description, word for word: the best possible match, were it indexed.
+    const query = poller?.description ?? '';
+    const names = async () => originalNames(await selector.select(query, { k: 50 }));
+    expect(await names()).toContain('get-system-info');
+    expect(await names()).not.toContain('poll-system-stats');
+    const discover = createDiscoverToolsTool(selector);
+    const found = await discover.execute({ query, limit: 50 });
+    expect(found.structuredContent.tools.map((tool) => tool.name)).not.toContain(
+      'mcp__monitor__poll-system-stats',
+    );
+    // The same tool offered to models (visibility changed) is found; hidden again, it is gone.
+    const visible = {
+      ...poller,
+      app: { visibility: ['model', 'app'] as const },
+    } as (typeof monitor.tools)[number];
+    registry.register({ server: 'monitor', ...visible });
+    await selector.ready();
+    expect((await names())[0]).toBe('poll-system-stats');
+    registry.register({ server: 'monitor', ...(poller as typeof visible) });
+    expect(await names()).not.toContain('poll-system-stats');
+  });
+});
 
 describe('createToolSelector on the official servers’ tools', () => {
   it('finds known tools for known queries', async () => {

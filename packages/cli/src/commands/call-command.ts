@@ -1,5 +1,6 @@
 /** `switchboard call <tool> --args '<json>'`: validates, asks for approval, calls, prints the result. */
-import { SwitchboardError } from '@switchboard/core';
+import { quarantinedError } from '@switchboard/client';
+import { createToolName, SwitchboardError } from '@switchboard/core';
 import { createCallProgress } from '../call-progress.js';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
@@ -39,6 +40,17 @@ export async function runCallCommand(context: CommandContext): Promise<number> {
   });
   try {
     if (!connection.registry.has(toolName)) {
+      // A quarantined tool is kept out of the registry: say why it is refused, not that it is unknown.
+      const quarantined = connection.trust.verdicts().find((verdict) => {
+        const prefix = config.mcpServers[verdict.server]?.prefix;
+        const name = createToolName({
+          server: verdict.server,
+          tool: verdict.tool,
+          ...(prefix === undefined ? {} : { prefix }),
+        });
+        return !verdict.usable && name === toolName;
+      });
+      if (quarantined !== undefined) throw quarantinedError(quarantined);
       const reason = missingToolReason(toolName, connection, config.mcpServers);
       const names = connection.registry.list().map((tool) => tool.name);
       const failed = Object.entries(connection.status())

@@ -22,6 +22,7 @@ import { ExitCode } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
 import { checkSelection, printSelection, type SelectionReport } from './doctor-selection.js';
+import { checkTrust, printTrust } from './doctor-trust.js';
 import { describeTarget } from './servers-command.js';
 
 const targets: SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
@@ -46,6 +47,8 @@ interface ServerReport {
   era?: string;
   protocolVersion?: string;
   tools?: number;
+  /** The listed tools (for the trust review; not printed as such). */
+  listed?: McpToolDefinition[];
   estimatedTokens?: number;
   providers?: Record<string, ProviderReport>;
 }
@@ -110,6 +113,7 @@ async function checkServer(server: string, entry: ServerConfig): Promise<ServerR
       era: client.era,
       ...(client.protocolVersion ? { protocolVersion: client.protocolVersion } : {}),
       tools: tools.length,
+      listed: tools,
       estimatedTokens: tools.reduce(
         (sum, tool) =>
           sum +
@@ -202,6 +206,13 @@ export async function runDoctorCommand(context: CommandContext): Promise<number>
   );
   const progress = createProgress(context.io, `checking ${entries.length} servers…`);
   const reports = await Promise.all(entries.map(([name, entry]) => checkServer(name, entry)));
+  progress.update('checking what the tools tell the model…');
+  const trust = await checkTrust(
+    context,
+    reports,
+    Object.fromEntries(entries),
+    context.values.trust === true,
+  );
   progress.update('loading the embedder and the vector index…');
   const selection = await checkSelection(context);
   progress.done();
@@ -209,13 +220,15 @@ export async function runDoctorCommand(context: CommandContext): Promise<number>
     printJson(context, {
       sources: config.sources,
       warnings: config.warnings,
-      servers: reports,
+      servers: reports.map(({ listed: _listed, ...report }) => report),
+      trust: trust.json,
       // `embedder` as before (the info, or the error); `selection` says why, and which index.
       embedder: selection.embedder ?? { error: selection.denseUnavailable?.reason },
       selection,
     });
   } else {
     printReport(context, reports, selection, config.sources, config.warnings);
+    printTrust(context, trust);
   }
-  return reports.every((report) => report.ok) ? ExitCode.ok : ExitCode.failure;
+  return reports.every((report) => report.ok) && !trust.failed ? ExitCode.ok : ExitCode.failure;
 }

@@ -19,6 +19,11 @@ function compareCodeUnits(a: string, b: string): number {
 
 /** Runs `switchboard tools` (its flags and help: `toolsCommandSpec`). */
 export async function runToolsCommand(context: CommandContext): Promise<number> {
+  const [action] = context.positionals;
+  if (action === 'diff' || action === 'approve' || action === 'reject') {
+    const { runToolsTrust } = await import('./tools-trust.js');
+    return runToolsTrust(context, action, context.positionals.slice(1));
+  }
   const sort = context.values.sort ?? 'name';
   if (sort !== 'name' && sort !== 'usage') {
     throw new UsageError(`--sort takes 'name' or 'usage', not '${String(sort)}'.`);

@@ -6,6 +6,7 @@
  * a loaded config is passed as is. Beside the config format it extends, though `connectMcp` and
  * `createMcpClient` read it.
  */
+import type { ToolTrustPolicy } from '@switchboard/core';
 import type { TransportEntry, TransportType } from '@switchboard/transports';
 import type { ApprovalSetting } from '../approval-setting.js';
 import type { ServerAuthConfig } from './server-auth-config.js';
@@ -49,6 +50,11 @@ export interface ServerEntry extends TransportEntry {
   excludeTools?: string[];
   /** `false` keeps the entry but does not connect it. @default true */
   enabled?: boolean;
+  /**
+   * Tool pinning and checks of this server, over the connection's `trust` policy (`pin`,
+   * `newServers`, `quarantineAt`). @default the connection's policy
+   */
+  trust?: ToolTrustPolicy;
   /**
    * OAuth of a remote server (grant, client id/secret, scopes, workload identity, enterprise IdP,
    * DPoP); `false` turns it off. None is attempted with a `bearerToken` or an `Authorization` header.

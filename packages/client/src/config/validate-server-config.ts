@@ -4,7 +4,7 @@
  * users make (numbers in `args`, `streamable-http` spellings) and never quotes env or header values.
  */
 
-import type { ApprovalModeName } from '@switchboard/core';
+import { type ApprovalModeName, checkTrustPolicy } from '@switchboard/core';
 import type { TransportType } from '@switchboard/transports';
 import { supportedProtocolVersions } from '../protocol-version.js';
 import type { JsonPathSegment } from './jsonc-document.js';
@@ -49,6 +49,7 @@ export const serverEntryKeys: ReadonlySet<string> = new Set([
   'approval',
   'includeTools',
   'excludeTools',
+  'trust',
   'enabled',
   'disabled',
   'description',
@@ -303,6 +304,14 @@ export function validateServerEntry(
   if (raw.approval !== undefined) {
     const approval = parseApproval(raw.approval, [...path, 'approval'], local);
     if (approval !== undefined) config.approval = approval;
+  }
+
+  if (raw.trust !== undefined) {
+    try {
+      config.trust = checkTrustPolicy(raw.trust, `this server's entry`);
+    } catch (error) {
+      local.issue([...path, 'trust'], (error as Error).message);
+    }
   }
 
   for (const key of ['includeTools', 'excludeTools'] as const) {

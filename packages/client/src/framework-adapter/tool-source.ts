@@ -4,7 +4,7 @@
  * is read anew on each call, so the adapters follow `list_changed` and servers added at run time.
  */
 
-import { discoverToolsDefaults, type RegisteredTool } from '@switchboard/core';
+import { discoverToolsDefaults, isModelFacing, type RegisteredTool } from '@switchboard/core';
 
 /**
  * Tools an adapter offers: a connection (its servers' tools), a registry (every tool in it, local
@@ -49,7 +49,10 @@ function isSelection(source: readonly unknown[]): source is readonly { readonly 
   );
 }
 
-/** The runnable tools of a source now, in its order. */
+/**
+ * The runnable tools of a source a model may be offered now, in its order: a tool no model may
+ * see (an MCP App's own helper, `visibility: ["app"]`; core's `isModelFacing`) is never among them.
+ */
 export function toolsOf(source: ToolSource, options: ToolSourceOptions = {}): RegisteredTool[] {
   let tools: RegisteredTool[];
   if (Array.isArray(source)) {
@@ -63,7 +66,9 @@ export function toolsOf(source: ToolSource, options: ToolSourceOptions = {}): Re
   }
   return tools.filter(
     (tool) =>
-      tool.execute !== undefined && (options.includeDenied === true || tool.approval?.().decision !== 'deny'),
+      tool.execute !== undefined &&
+      isModelFacing(tool) &&
+      (options.includeDenied === true || tool.approval?.().decision !== 'deny'),
   );
 }
 

@@ -15,8 +15,8 @@ import type { ListeningConnection, PostgresDatabase, PostgresNotification } from
 export interface RegistryChange {
   /** Name of the server that changed. */
   server: string;
-  /** `tools`: its tool list changed; `server`: its config, transport or server info. */
-  kind: 'server' | 'tools';
+  /** `tools`: its tool list changed; `server`: its config, transport or server info; `trust`: its tools' trust decisions. */
+  kind: 'server' | 'tools' | 'trust';
   /** True when this store instance made the change. */
   local: boolean;
 }
@@ -97,7 +97,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     revisions.set(payload.server, Math.max(revisions.get(payload.server) ?? 0, revision));
     emit({
       server: payload.server,
-      kind: payload.kind === 'server' ? 'server' : 'tools',
+      kind: changeKind(payload.kind),
       local: payload.origin === options.origin,
     });
   };
@@ -119,7 +119,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       announced.set(server, Math.max(announced.get(server) ?? 0, revision));
       emit({
         server,
-        kind: row.kind === 'server' ? 'server' : 'tools',
+        kind: changeKind(row.kind),
         local: row.origin === options.origin,
       });
     }
@@ -216,6 +216,10 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       await open?.close();
     },
   };
+}
+
+function changeKind(kind: unknown): RegistryChange['kind'] {
+  return kind === 'server' || kind === 'trust' ? kind : 'tools';
 }
 
 /** The NOTIFY channel of a schema (an identifier of at most 63 bytes). */

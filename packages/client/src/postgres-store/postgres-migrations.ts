@@ -91,6 +91,26 @@ const postgresMigrations: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    description: 'tool trust decisions (pinned definitions, quarantine), one row per definition digest',
+    up: (s) => `
+      CREATE TABLE ${s}.tool_trust (
+        server text NOT NULL,
+        tool text NOT NULL,
+        digest text NOT NULL,
+        status text NOT NULL,
+        definition text NOT NULL,
+        change text,
+        previous_digest text,
+        previous_name text,
+        parts text,
+        findings text,
+        decided_at timestamptz NOT NULL,
+        decided_by text,
+        PRIMARY KEY (server, tool, digest)
+      );
+    `,
+  },
 ];
 
 /** Schema version this code writes. */

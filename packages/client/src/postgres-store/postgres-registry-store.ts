@@ -21,6 +21,7 @@ import {
   silentLogger,
   type ToolCallRecord,
   type ToolKind,
+  type ToolTrustStore,
   type ToolUsage,
 } from '@switchboard/core';
 import type { TokenStore } from '@switchboard/transports';
@@ -29,6 +30,7 @@ import {
   type ChangeFeed,
   changeChannel,
   createChangeFeed,
+  type RegistryChange,
   type RegistryChangeListener,
 } from './postgres-change-feed.js';
 import {
@@ -42,6 +44,7 @@ import { createPostgresEmbeddingStore } from './postgres-embedding-store.js';
 import { migratePostgresStore, quoteSchema } from './postgres-migrations.js';
 import { PostgresStoreErrorCode, postgresStoreError } from './postgres-store-error.js';
 import { createPostgresTokenStore } from './postgres-token-store.js';
+import { createPostgresTrustStore } from './postgres-trust-store.js';
 import { createRecordCipher } from './record-cipher.js';
 
 /** Options of {@link createPostgresStore}. Give `connectionString` or `pool`. */
@@ -86,6 +89,8 @@ export interface PostgresRegistryStore extends RegistryStore {
   readonly tokenStore: TokenStore;
   /** Core's `EmbeddingStore` v1 on this database (for `createToolSelector({ embeddingStore })`). */
   readonly embeddingStore: EmbeddingStore;
+  /** Core's `ToolTrustStore` v1 on this database: pinned tool definitions and quarantine, shared by replicas. */
+  readonly trustStore: ToolTrustStore;
   /** Ends the change feed and the own pool (idempotent). */
   close(): Promise<void>;
 }
@@ -130,6 +135,7 @@ class DefaultPostgresStore implements PostgresRegistryStore {
   readonly schema: string;
   readonly tokenStore: TokenStore;
   readonly embeddingStore: EmbeddingStore;
+  readonly trustStore: ToolTrustStore;
   readonly #options: PostgresStoreOptions;
   readonly #quoted: string;
   readonly #latencyWindow: number;
@@ -161,6 +167,13 @@ class DefaultPostgresStore implements PostgresRegistryStore {
       logger: this.#logger,
     });
     this.embeddingStore = createPostgresEmbeddingStore(database, this.#quoted);
+    this.trustStore = createPostgresTrustStore({
+      database,
+      schema: this.#quoted,
+      announce: (client, server) => this.#announce(client, server, 'trust'),
+      settled: () => this.#feed.settled(),
+      subscribe: (listener) => this.#feed.subscribe(listener),
+    });
     this.#feed = createChangeFeed({
       database,
       schema: this.#quoted,
@@ -227,7 +240,7 @@ class DefaultPostgresStore implements PostgresRegistryStore {
    * takes its revision after it holds the row, so a server's revisions grow in commit order: a
    * listener that saw revision r knows the change after it has a larger one.
    */
-  async #announce(client: PostgresPoolClient, server: string, kind: 'server' | 'tools'): Promise<void> {
+  async #announce(client: PostgresPoolClient, server: string, kind: RegistryChange['kind']): Promise<void> {
     const s = this.#quoted;
     await client.query(
       `WITH bumped AS (

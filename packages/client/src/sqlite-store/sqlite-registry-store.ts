@@ -22,10 +22,12 @@ import {
   SwitchboardError,
   type ToolCallRecord,
   type ToolKind,
+  type ToolTrustStore,
   type ToolUsage,
 } from '@switchboard/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { hashValue } from '../store-hash.js';
+import { createSqliteTrustStore } from './sqlite-trust-store.js';
 import { migrateStore } from './store-migrations.js';
 
 type Database = BetterSqlite3.Database;
@@ -38,12 +40,16 @@ export interface SqliteStoreOptions {
   latencyWindow?: number;
   /** How long a write waits for another process holding the lock. @default 5000 */
   busyTimeoutMs?: number;
+  /** How often `trustStore` looks for another process's trust decisions while a connection listens. @default 1000 */
+  trustPollMs?: number;
 }
 
 /** The SQLite registry store. */
 export interface SqliteRegistryStore extends RegistryStore {
   /** Resolves once the file is open and migrated; rejects with the reason it cannot be. */
   ready(): Promise<void>;
+  /** Core's `ToolTrustStore` v1 on this file: pinned tool definitions and quarantine. */
+  readonly trustStore: ToolTrustStore;
 }
 
 /** Where the store lives unless told otherwise: `~/.switchboard/registry.db` (`SWITCHBOARD_HOME` stands in for `~`). */
@@ -79,9 +85,15 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteRegis
     return opening;
   };
 
+  const trustStore = createSqliteTrustStore(
+    () => open().then((statements) => statements.database),
+    options.trustPollMs === undefined ? {} : { pollMs: options.trustPollMs },
+  );
+
   return {
     specificationVersion: 'v1',
     location,
+    trustStore,
     async ready() {
       await open();
     },
@@ -128,6 +140,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteRegis
     async close() {
       if (closed) return;
       closed = true;
+      trustStore.close();
       const pending = opening;
       if (!pending) return;
       try {

@@ -61,6 +61,24 @@ export const storeMigrations: readonly string[] = [
   );
   CREATE INDEX tool_latency_by_tool ON tool_latency (server, tool, id);
   `,
+  // 2: tool trust decisions (pinned definitions, quarantine), one row per definition digest.
+  `
+  CREATE TABLE tool_trust (
+    server TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    status TEXT NOT NULL,
+    definition TEXT NOT NULL,
+    change TEXT,
+    previous_digest TEXT,
+    previous_name TEXT,
+    parts TEXT,
+    findings TEXT,
+    decided_at TEXT NOT NULL,
+    decided_by TEXT,
+    PRIMARY KEY (server, tool, digest)
+  );
+  `,
 ];
 
 /** Schema version this code writes. */

@@ -2,7 +2,12 @@
  * The behaviour every `RegistryStore` v1 shares, as one list of cases run against each store
  * (SQLite and PostgreSQL), so the two stay twins.
  */
-import type { RegistryStore } from '@switchboard/core';
+import {
+  createToolTrust,
+  type RegistryStore,
+  type ToolTrustRecord,
+  type ToolTrustStore,
+} from '@switchboard/core';
 import { waitForClockPast } from '@switchboard/test-helpers';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -213,6 +218,95 @@ export function describeRegistryStoreContract(name: string, harness: StoreHarnes
       await Promise.all([record(first, 150), record(second, 150)]);
       const [usage] = await first.listUsage();
       expect(usage).toMatchObject({ calls: 300, errors: 60 });
+    });
+
+    it('keeps trust records for the next instance: written, replaced by key, removed', async () => {
+      const store = track(await harness.fresh());
+      const trust = store.trustStore as ToolTrustStore;
+      const record = (
+        tool: string,
+        digest: string,
+        extra: Partial<ToolTrustRecord> = {},
+      ): ToolTrustRecord => ({
+        server: 'files',
+        tool,
+        digest,
+        definition: `{"name":"${tool}"}`,
+        status: 'approved',
+        decidedAt: '2026-01-02T03:04:05.000Z',
+        ...extra,
+      });
+      await trust.putTrust([
+        record('read', 'sha256:1', {
+          findings: [
+            {
+              rule: 'r',
+              code: 'C',
+              severity: 'low',
+              server: 'files',
+              tool: 'read',
+              field: 'description',
+              start: 0,
+              end: 1,
+              excerpt: 'x',
+              message: 'm',
+            },
+          ],
+          decidedBy: 'first-use',
+        }),
+        record('read', 'sha256:2', {
+          status: 'pending',
+          change: 'changed',
+          previousDigest: 'sha256:1',
+          parts: ['description'],
+        }),
+        record('write', 'sha256:3', { status: 'pending', change: 'renamed', previousName: 'put' }),
+        { ...record('other', 'sha256:4'), server: 'web' },
+      ]);
+      await trust.putTrust([
+        record('write', 'sha256:3', { status: 'rejected', change: 'renamed', previousName: 'put' }),
+      ]);
+      const next = track(await harness.another()).trustStore as ToolTrustStore;
+      const files = await next.listTrust({ server: 'files' });
+      expect(files.map((entry) => [entry.tool, entry.digest, entry.status])).toEqual([
+        ['read', 'sha256:1', 'approved'],
+        ['read', 'sha256:2', 'pending'],
+        ['write', 'sha256:3', 'rejected'],
+      ]);
+      expect(files[0]).toMatchObject({ decidedBy: 'first-use', decidedAt: '2026-01-02T03:04:05.000Z' });
+      expect(files[0]?.findings?.[0]).toMatchObject({ code: 'C', severity: 'low' });
+      expect(files[1]).toMatchObject({
+        change: 'changed',
+        previousDigest: 'sha256:1',
+        parts: ['description'],
+      });
+      expect(files[2]).toMatchObject({ previousName: 'put' });
+      expect((await next.listTrust()).length).toBe(4);
+      await next.removeTrust([
+        { server: 'files', tool: 'read', digest: 'sha256:2' },
+        { server: 'web', tool: 'other' },
+      ]);
+      expect((await trust.listTrust()).map((entry) => entry.digest)).toEqual(['sha256:1', 'sha256:3']);
+    });
+
+    it("tells a connection of another instance's trust decision: an approval there releases the tool here", async () => {
+      const first = track(await harness.fresh());
+      const second = track(await harness.another());
+      const here = createToolTrust({ store: first.trustStore as ToolTrustStore });
+      const there = createToolTrust({ store: second.trustStore as ToolTrustStore });
+      const tool = { name: 'read', description: 'Reads.', inputSchema: { type: 'object' } };
+      const changed = { ...tool, description: 'Reads, and more.' };
+      try {
+        await here.review('files', [tool]);
+        await here.review('files', [changed]);
+        await there.review('files', [changed]);
+        expect(here.verdict('files', 'read')?.usable).toBe(false);
+        await there.approve({ server: 'files', tool: 'read' }, { by: 'test' });
+        await expect.poll(() => here.verdict('files', 'read')?.state, { timeout: 10_000 }).toBe('trusted');
+      } finally {
+        here.close();
+        there.close();
+      }
     });
   });
 }

@@ -6,6 +6,8 @@
  */
 import type {
   UiAddServerRequest,
+  UiAppRequest,
+  UiAppView,
   UiCall,
   UiCallRequest,
   UiCallStarted,
@@ -57,6 +59,11 @@ export interface UiApiClient {
   log(since?: number): Promise<UiLogEntry[]>;
   select(request: UiSelectRequest): Promise<UiSelection>;
   metrics(): Promise<UiMetrics>;
+  /** The MCP App of an ended call of an app tool. */
+  openApp(callId: string): Promise<UiAppView>;
+  /** Relays a request the app sent (tools/call, resources/read, a log message). */
+  appRequest(viewId: string, request: UiAppRequest): Promise<unknown>;
+  closeApp(viewId: string): Promise<void>;
   /** Opens the live events; `onOpen` runs at each (re)connect, so the caller can catch up. */
   events(handlers: { onEvent(event: UiEvent): void; onOpen(): void; onClose(): void }): () => void;
 }
@@ -142,6 +149,9 @@ export function createApiClient(options: { token: string | undefined; base?: str
     log: (since) => request('GET', since === undefined ? '/api/log' : `/api/log?since=${since}`),
     select: (body) => request('POST', '/api/select', body),
     metrics: () => request('GET', '/api/metrics'),
+    openApp: (callId) => request('POST', '/api/apps', { callId }),
+    appRequest: (viewId, body) => request('POST', `/api/apps/${encodeURIComponent(viewId)}/requests`, body),
+    closeApp: (viewId) => request('DELETE', `/api/apps/${encodeURIComponent(viewId)}`),
     events(handlers) {
       // EventSource cannot send headers: it sends the cookie the first load set, and the token in
       // the query for a process that was reached some other way (same origin, loopback only).

@@ -6,6 +6,7 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   UriTemplate,
 } from '@modelcontextprotocol/server';
+import { isAppResourceUri } from '@switchboard/core';
 import type { CompletionArgument, ProviderContext, ResourceProvider } from './content-provider.js';
 import type {
   ResourceDefinition,
@@ -28,6 +29,23 @@ export function toReadResult(
     };
   }
   return value;
+}
+
+/**
+ * An app resource's `_meta.ui` (CSP, permissions…) on its read contents too, where MCP Apps hosts
+ * look first, when `read` returned plain text or bytes and the definition declared it.
+ */
+function withAppMeta(result: ReadResourceResult, resource: ResourceDefinition): ReadResourceResult {
+  const ui = resource._meta?.ui;
+  if (ui === undefined || !isAppResourceUri(resource.uri)) return result;
+  return {
+    ...result,
+    contents: result.contents.map((content) =>
+      content.uri === resource.uri && content._meta?.ui === undefined
+        ? { ...content, _meta: { ...content._meta, ui } }
+        : content,
+    ),
+  };
 }
 
 /** Values a completer returned, capped at the 100 the spec allows per answer. */
@@ -69,7 +87,12 @@ export class LocalResources implements ResourceProvider {
   async readResource(uri: string, context: ProviderContext): Promise<ReadResourceResult | undefined> {
     const resource = this.#resources.get(uri);
     if (resource !== undefined) {
-      return toReadResult(uri, resource.mimeType, await resource.read(uri, { signal: context.signal }));
+      const result = toReadResult(
+        uri,
+        resource.mimeType,
+        await resource.read(uri, { signal: context.signal }),
+      );
+      return withAppMeta(result, resource);
     }
     for (const { definition, template } of this.#templates) {
       const variables = template.match(uri);
@@ -83,8 +106,13 @@ export class LocalResources implements ResourceProvider {
     return undefined;
   }
 
-  async subscribe(uri: string): Promise<boolean> {
+  /** Whether `uri` is one of its resources or matches one of its templates. */
+  serves(uri: string): boolean {
     return this.#resources.has(uri) || this.#templates.some(({ template }) => template.match(uri) !== null);
+  }
+
+  async subscribe(uri: string): Promise<boolean> {
+    return this.serves(uri);
   }
 
   async completeTemplateArgument(

@@ -13,6 +13,7 @@ import type { ApprovalNeed, ApprovalPrompt } from '../tools/approval-prompt.js';
 import { unavailableInputChannel } from '../tools/client-input-channel.js';
 import type { DefinedTool, ToolContext } from '../tools/define-tool.js';
 import { toCallToolResult } from '../tools/to-call-tool-result.js';
+import type { AppResourceSource } from '../tools/tool-app-definition.js';
 import { createToolContext } from '../tools/tool-context.js';
 
 /**
@@ -31,6 +32,25 @@ function registryCallContext(signal: AbortSignal | undefined): ToolContext {
     },
     inputs: unavailableInputChannel('the call came through the registry, with no MCP client behind it.'),
   });
+}
+
+/** A registered tool as `tools/list` shows it (never advertised read-only when it needs approval). */
+function listingOf(tool: RegisteredTool, needsApproval: boolean): Tool {
+  const entry: Tool = {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+  };
+  if (tool.title !== undefined) entry.title = tool.title;
+  if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema as Tool['outputSchema'];
+  if (tool.annotations !== undefined) {
+    entry.annotations = needsApproval
+      ? { ...tool.annotations, readOnlyHint: false }
+      : (tool.annotations as Tool['annotations']);
+  }
+  const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (toolMeta !== undefined) entry._meta = toolMeta;
+  return entry;
 }
 
 /** The registry group local tools are registered under. */
@@ -55,6 +75,11 @@ export interface ToolCatalogOptions {
   approvalPrompt: ApprovalPrompt;
   /** Called (once per tick) after the served tools changed. */
   onChange(): void;
+  /**
+   * A tool callable by name though not listed, asked for a name no listed tool has (a gateway:
+   * an MCP App's own call, made with its upstream's tool name); the approval policy still applies.
+   */
+  unlisted?: (name: string) => RegisteredTool | undefined;
 }
 
 /** The served tools of one server. */
@@ -62,15 +87,19 @@ export class ToolCatalog {
   readonly registry: ToolRegistry;
   readonly #policy: ApprovalPolicy | undefined;
   readonly #hideAsk: boolean;
+  readonly #unlisted: ToolCatalogOptions['unlisted'];
   readonly #local = new Map<string, { definition: DefinedTool; execute: RegisteredTool['execute'] }>();
   #listed: Tool[] | undefined;
   #served: Map<string, ServedTool> | undefined;
+  #appResources: AppResourceSource[] = [];
+  #servesApps = false;
   #changeScheduled = false;
 
   constructor(options: ToolCatalogOptions) {
     this.registry = options.registry;
     this.#policy = options.approval;
     this.#hideAsk = options.approvalPrompt === 'hide';
+    this.#unlisted = options.unlisted;
     this.registry.subscribe(() => {
       this.#listed = undefined;
       this.#served = undefined;
@@ -90,10 +119,41 @@ export class ToolCatalog {
     return this.#listed as Tool[];
   }
 
-  /** A served tool by public name. */
+  /** A served (listed) tool by public name. */
   get(name: string): ServedTool | undefined {
     if (this.#served === undefined) this.#rebuild();
     return (this.#served as Map<string, ServedTool>).get(name);
+  }
+
+  /**
+   * The tool `tools/call` runs for `name`: a listed one, else one the `unlisted` option answers for
+   * (which may throw a `ServerError` saying why the name is ambiguous).
+   */
+  callable(name: string): ServedTool | undefined {
+    const served = this.get(name);
+    if (served !== undefined || this.#unlisted === undefined) return served;
+    const tool = this.#unlisted(name);
+    if (tool === undefined) return undefined;
+    const { exposed, decision } = this.#exposure(tool);
+    if (!exposed) return undefined;
+    const needsApproval = decision?.decision === 'ask';
+    return {
+      registered: tool,
+      listed: listingOf(tool, needsApproval),
+      ...(needsApproval ? { approval: { reason: decision.reason } } : {}),
+    };
+  }
+
+  /** The `ui://` resources the served local tools bring (`defineTool({ app: { html | file } })`). */
+  appResources(): readonly AppResourceSource[] {
+    if (this.#served === undefined) this.#rebuild();
+    return this.#appResources;
+  }
+
+  /** Whether a served tool is part of an MCP App (the extension is then declared). */
+  servesApps(): boolean {
+    if (this.#served === undefined) this.#rebuild();
+    return this.#servesApps;
   }
 
   /** Public names of the served tools (for error hints). */
@@ -115,6 +175,11 @@ export class ToolCatalog {
     if (tool === undefined) return undefined;
     const exposure = this.#exposure(tool);
     return exposure.exposed ? undefined : exposure.decision;
+  }
+
+  /** The `defineTool` tools added so far, by name. */
+  localDefinitions(): DefinedTool[] {
+    return [...this.#local.values()].map((entry) => entry.definition);
   }
 
   /** Adds (or replaces) a `defineTool` tool. */
@@ -139,7 +204,16 @@ export class ToolCatalog {
       ...(definition.title !== undefined ? { title: definition.title } : {}),
       ...(definition.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
       ...(definition.annotations !== undefined ? { annotations: definition.annotations } : {}),
-      ...(definition.task !== undefined ? { meta: { task: definition.task } } : {}),
+      ...(definition.app !== undefined ? { app: definition.app.app } : {}),
+      ...(definition.task !== undefined || definition.app !== undefined
+        ? {
+            meta: {
+              ...(definition.task !== undefined ? { task: definition.task } : {}),
+              // Listed as the tool's `_meta` (the convention the client and gateway share).
+              ...(definition.app !== undefined ? { _meta: definition.app.meta } : {}),
+            },
+          }
+        : {}),
       execute,
     });
   }
@@ -161,26 +235,18 @@ export class ToolCatalog {
     const served = new Map<string, ServedTool>();
     const tools = [...this.registry.list()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const listed: Tool[] = [];
+    const appResources: AppResourceSource[] = [];
+    let servesApps = false;
     for (const tool of tools) {
       const { exposed, decision } = this.#exposure(tool);
       if (!exposed) continue;
       const needsApproval = decision?.decision === 'ask';
-      const entry: Tool = {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema as Tool['inputSchema'],
-      };
-      if (tool.title !== undefined) entry.title = tool.title;
-      if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema as Tool['outputSchema'];
-      if (tool.annotations !== undefined) {
-        entry.annotations = needsApproval
-          ? { ...tool.annotations, readOnlyHint: false }
-          : (tool.annotations as Tool['annotations']);
-      }
-      const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
-      if (toolMeta !== undefined) entry._meta = toolMeta;
+      const entry = listingOf(tool, needsApproval);
       listed.push(entry);
       const local = tool.server === localToolServer ? this.#local.get(tool.originalName) : undefined;
+      if (tool.app !== undefined) servesApps = true;
+      const appResource = local?.definition.app?.resource;
+      if (appResource !== undefined && local?.execute === tool.execute) appResources.push(appResource);
       served.set(tool.name, {
         registered: tool,
         listed: entry,
@@ -190,5 +256,7 @@ export class ToolCatalog {
     }
     this.#listed = listed;
     this.#served = served;
+    this.#appResources = appResources;
+    this.#servesApps = servesApps;
   }
 }

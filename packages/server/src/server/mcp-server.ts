@@ -30,9 +30,11 @@ import {
   createApprovalPolicy,
   createArgumentValidator,
   createToolRegistry,
+  mcpAppsExtensionId,
   silentLogger,
 } from '@switchboard/core';
 import { CallAbort } from '../cancellation/call-abort.js';
+import { AppResources, checkToolApps, type ToolAppsContext } from '../catalog/app-resources.js';
 import type { PromptProvider, ResourceProvider } from '../catalog/content-provider.js';
 import { LocalPrompts } from '../catalog/local-prompts.js';
 import { LocalResources } from '../catalog/local-resources.js';
@@ -112,6 +114,12 @@ export interface McpServerOptions {
    * namespace); added to the `TOOL_NOT_FOUND` error's message. @default none
    */
   missingToolHint?: (name: string) => string | undefined | Promise<string | undefined>;
+  /**
+   * A tool callable by name though not listed, asked when `tools/call` names no listed tool (a
+   * gateway answers an MCP App's own call, made with its upstream's tool name); the approval policy
+   * applies as to listed tools. @default none
+   */
+  unlistedTool?: (name: string) => RegisteredTool | undefined;
   /** Argument validator (core's). @default createArgumentValidator() */
   validator?: ArgumentValidator;
   /** Where change events (list_changed, resource updates) go; put a shared bus here to fan out across processes. @default an in-memory bus */
@@ -258,6 +266,8 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly #sessions = new Set<LegacySession>();
   readonly #connections = new Set<MessageConnection>();
   readonly #skills: SkillsProvider | undefined;
+  readonly #appResources: AppResources;
+  readonly #appsContext: ToolAppsContext;
   readonly #stopBus: () => void;
 
   constructor(options: McpServerOptions) {
@@ -294,14 +304,22 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       registry: this.registry,
       ...(options.approval !== undefined ? { approval: toPolicy(options.approval) } : {}),
       approvalPrompt: this.approvalPrompt,
+      ...(options.unlistedTool !== undefined ? { unlisted: options.unlistedTool } : {}),
       onChange: () => this.bus.publish({ kind: 'tools_list_changed' }),
     });
     for (const tool of options.tools ?? []) this.tools.addLocal(tool);
     this.#skills = options.skills === undefined ? undefined : new SkillsProvider(options.skills, this.logger);
     const localResources = new LocalResources(options.resources ?? [], options.resourceTemplates ?? []);
     const localPrompts = new LocalPrompts(options.prompts ?? []);
+    this.#appResources = new AppResources(() => this.tools.appResources());
+    this.#appsContext = {
+      servesLocally: (uri) => localResources.serves(uri),
+      hasOtherProviders: this.#skills !== undefined || (options.resourceProviders ?? []).length > 0,
+    };
+    checkToolApps(this.tools.localDefinitions(), this.#appsContext);
     this.resourceProviders = [
       ...(localResources.empty ? [] : [localResources]),
+      this.#appResources,
       ...(this.#skills !== undefined ? [this.#skills] : []),
       ...(options.resourceProviders ?? []),
     ];
@@ -318,22 +336,32 @@ export class DefaultMcpServer implements McpServer, ServerScope {
 
   capabilities(era: ProtocolEra): ServerCapabilities {
     const capabilities: ServerCapabilities = { tools: { listChanged: true }, completions: {}, logging: {} };
-    if (this.resourceProviders.length > 0) {
+    const resourceProviders = this.resourceProviders.filter(
+      (provider) => provider !== this.#appResources || !this.#appResources.empty,
+    );
+    if (resourceProviders.length > 0) {
       capabilities.resources = {
-        subscribe: this.resourceProviders.some((provider) => provider.subscribable),
+        subscribe: resourceProviders.some((provider) => provider.subscribable),
         listChanged: true,
       };
     }
     if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
+    const extensions: Record<string, object> = {};
     if (era === 'modern') {
-      const extensions: Record<string, object> = { [tasksExtensionId]: {} };
+      extensions[tasksExtensionId] = {};
       if (this.#skills !== undefined) extensions[skillsExtensionId] = this.#skills.capability();
+    }
+    // MCP Apps in both eras: a server with app tools says so (SEP-1724's extension declaration).
+    if (this.tools.servesApps()) extensions[mcpAppsExtensionId] = {};
+    if (Object.keys(extensions).length > 0) {
       (capabilities as { extensions?: Record<string, object> }).extensions = extensions;
     }
     return capabilities;
   }
 
   addTool(tool: DefinedTool): void {
+    const others = this.tools.localDefinitions().filter((defined) => defined.name !== tool.name);
+    checkToolApps([...others, tool], this.#appsContext);
     this.tools.addLocal(tool);
   }
 

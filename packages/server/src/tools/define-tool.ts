@@ -20,6 +20,7 @@ import type { JsonSchema, ToolAnnotations } from '@switchboard/core';
 import { SwitchboardError } from '@switchboard/core';
 import { z } from 'zod';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
+import { type DefinedToolApp, resolveToolApp, type ToolAppDefinition } from './tool-app-definition.js';
 
 /** A zod schema (zod 4), detected structurally so two zod copies still work. */
 export type ZodSchema<Output = unknown> = z.ZodType<Output>;
@@ -120,6 +121,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   annotations?: ToolAnnotations;
   /** Serve the tool as a long-running task (tasks extension); `true` is `{ mode: 'optional' }`. @default a plain call */
   task?: boolean | ToolTaskOptions;
+  /**
+   * An MCP App rendering the tool's results in hosts that support the extension: its HTML (`html`
+   * or `file`, served as a `ui://` resource) or an existing `ui://` resource (`resourceUri`), and
+   * `visibility: ['app']` for a helper only the app calls. @default no app
+   */
+  app?: ToolAppDefinition;
   /** Runs the tool. Throwing returns an `isError: true` result with the error's message. */
   execute(args: Args, context: ToolContext): Promise<ToolReturnValue> | ToolReturnValue;
 }
@@ -135,6 +142,8 @@ export interface DefinedTool {
   annotations?: ToolAnnotations;
   /** Task serving (tasks extension), when the tool is long-running. */
   task?: ToolTaskOptions;
+  /** Its MCP App: listed `_meta`, metadata, and the resource it serves itself. */
+  app?: DefinedToolApp;
   /** Parses arguments with the zod schema (defaults, transforms), when the input was zod. */
   parse?: (args: unknown) => unknown;
   execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolReturnValue> | ToolReturnValue;
@@ -211,6 +220,7 @@ export function defineTool<Args = Record<string, unknown>>(definition: ToolDefin
   if (definition.task !== undefined && definition.task !== false) {
     tool.task = definition.task === true ? { mode: 'optional' } : definition.task;
   }
+  if (definition.app !== undefined) tool.app = resolveToolApp(definition.name, definition.app);
   if (definition.output !== undefined)
     tool.outputSchema = toJsonSchema(definition.output, 'output', `${where} output`);
   if (isZodSchema(input)) {

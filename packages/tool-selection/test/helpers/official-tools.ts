@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpToolDefinition, ToolInput } from '@switchboard/core';
-import { createTemporaryDirectory, serverScript } from '@switchboard/test-helpers';
+import { readToolApp } from '@switchboard/core';
+import { appServerScript, createTemporaryDirectory, serverScript } from '@switchboard/test-helpers';
 
 /** Tools of one server, as it listed them. */
 export interface ServerTools {
@@ -48,4 +49,19 @@ export async function fetchOfficialTools(): Promise<ServerTools[]> {
     { server: 'filesystem', tools: asInput(filesystem) },
     { server: 'memory', tools: asInput(memory) },
   ];
+}
+
+/**
+ * Starts the official MCP Apps system-monitor example, lists its tools (one with an app, one
+ * app-only helper the app polls), stops it; each tool carries its app metadata as a client keeps it.
+ */
+export async function fetchAppServerTools(): Promise<ServerTools> {
+  const tools = await listTools([appServerScript('server-system-monitor'), '--stdio']);
+  return {
+    server: 'monitor',
+    tools: tools.map((tool) => {
+      const app = readToolApp(tool._meta);
+      return { ...tool, description: tool.description ?? '', ...(app ? { app } : {}) };
+    }),
+  };
 }

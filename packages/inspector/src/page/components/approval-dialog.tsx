@@ -21,6 +21,11 @@ export function ApprovalDialog(props: { request: UiApprovalRequest }) {
       <p id={`${headingId}-why`}>
         The approval policy asks before this call: <strong>{request.reason}</strong>.
       </p>
+      {request.app !== undefined && (
+        <p class="app-asks">
+          Asked by the MCP App <code>{request.app.resourceUri}</code>, not from the call form.
+        </p>
+      )}
       <details open={true}>
         <summary>Arguments</summary>
         <CodeBlock text={prettyJson(request.arguments)} />

@@ -26,7 +26,10 @@ export function LogRow(props: {
           {formatTime(entry.at)}
         </button>
       </td>
-      <td class="log-server">{entry.server}</td>
+      <td class="log-server">
+        {entry.server}
+        {entry.channel === 'app' && <span class="badge badge-neutral log-channel">app</span>}
+      </td>
       <td class={`log-direction log-direction-${entry.direction}`}>
         <span aria-hidden="true">{entry.direction === 'out' ? '→' : '←'}</span> {entry.direction}
       </td>

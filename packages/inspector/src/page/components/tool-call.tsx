@@ -108,7 +108,11 @@ export function ToolCall(props: { tool: UiToolDetail }) {
           </div>
         )}
       </section>
-      <ResultView call={call} requestError={call === undefined ? requestError : undefined} />
+      <ResultView
+        call={call}
+        requestError={call === undefined ? requestError : undefined}
+        appUri={tool.app?.resourceUri}
+      />
     </div>
   );
 }

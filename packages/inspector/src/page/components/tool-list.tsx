@@ -1,7 +1,7 @@
 /** A table of tools: each name links to the tool's page (description, schema, call form). */
 import { routeHref } from '../hash-route.js';
 import type { UiToolSummary } from '../ui-types.js';
-import { ApprovalBadge } from './approval-badge.js';
+import { AppBadge, ApprovalBadge } from './approval-badge.js';
 
 /** Whether a tool matches a search (name, title, description, public name; case-insensitive). */
 export function toolMatches(tool: UiToolSummary, query: string): boolean {
@@ -29,7 +29,8 @@ export function ToolList(props: { tools: UiToolSummary[]; caption: string }) {
         {props.tools.map((tool) => (
           <tr key={tool.publicName}>
             <th scope="row">
-              <a href={routeHref({ view: 'tool', server: tool.server, tool: tool.name })}>{tool.name}</a>
+              <a href={routeHref({ view: 'tool', server: tool.server, tool: tool.name })}>{tool.name}</a>{' '}
+              <AppBadge app={tool.app} />
               {tool.title !== undefined && tool.title !== tool.name && (
                 <div class="small muted">{tool.title}</div>
               )}

@@ -6,7 +6,7 @@ import { errorText } from '../format.js';
 import { routeHref } from '../hash-route.js';
 import { useAsync } from '../use-async.js';
 import { useLiveStore, usePage } from '../use-live-store.js';
-import { ApprovalBadge } from './approval-badge.js';
+import { AppBadge, ApprovalBadge } from './approval-badge.js';
 import { ProviderForms } from './provider-forms.js';
 import { SchemaBlock } from './schema-block.js';
 import { ToolCall } from './tool-call.js';
@@ -46,7 +46,7 @@ export function ToolView(props: { server: string; tool: string }) {
             <div>
               <dt>Approval</dt>
               <dd>
-                <ApprovalBadge approval={tool.approval} />
+                <ApprovalBadge approval={tool.approval} /> <AppBadge app={tool.app} />
               </dd>
             </div>
             <div>

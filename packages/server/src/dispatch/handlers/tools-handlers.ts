@@ -75,7 +75,7 @@ export function callTool(request: InboundRequest, scope: ServerScope): ToolAnswe
   if (typeof name !== 'string') throw invalidParams('tools/call', 'name: expected the tool name as a string');
   if (args !== undefined && !isPlainObject(args))
     throw invalidParams('tools/call', 'arguments: expected an object');
-  const tool = scope.tools.get(name);
+  const tool = scope.tools.callable(name);
   if (tool === undefined) return missingTool(name, scope);
   const invocation = new ToolInvocation(request, scope, tool, args ?? {});
   if (request.era === 'modern') {

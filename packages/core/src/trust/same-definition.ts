@@ -1,0 +1,43 @@
+/**
+ * The fast test of a re-listing: is a listed tool's model-visible definition the very same as the
+ * one reviewed last time? A structural comparison of the two objects costs a fraction of writing
+ * the canonical text (sorted keys, string building) that a digest needs, and a server lists the
+ * same definitions again far more often than it changes one. Conservative: `false` only sends the
+ * tool down the full path (canonical text, then compared), never past a change.
+ */
+import type { TrustableTool } from './tool-definition-digest.js';
+
+/** True when the model-visible parts of `a` and `b` are structurally equal. */
+export function sameModelVisibleDefinition(a: TrustableTool, b: TrustableTool): boolean {
+  return (
+    a.name === b.name &&
+    a.title === b.title &&
+    a.description === b.description &&
+    sameJson(a.inputSchema, b.inputSchema) &&
+    sameJson(a.outputSchema, b.outputSchema) &&
+    sameJson(a.annotations, b.annotations) &&
+    sameJson(a._meta?.ui, b._meta?.ui)
+  );
+}
+
+/** Structural equality of two JSON values (same keys, same values; key order ignored). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
+    count++;
+    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.hasOwn(right, key)) count--;
+  return count === 0;
+}
