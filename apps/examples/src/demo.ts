@@ -63,7 +63,7 @@ const steps: Step[] = [
     shows:
       'createGateway serves four servers as one over HTTP; official SDK clients of both protocol eras (v1 with\n' +
       '2025-11-25, v2 pinned to 2026-07-28) list and call their tools on the same URL (those needing approval\n' +
-      'are not exposed). A second gateway serves only discover_tools and what it finds.',
+      'are listed too: the person is asked where they are). A second gateway serves only discover_tools and what it finds.',
   },
   {
     example: 'mcp-apps',

@@ -22,8 +22,10 @@ import { createToolSelector } from '@switchboard/tool-selection';
 import { largeToolSet } from './catalogue-servers.js';
 
 const folder = await mkdtemp(join(tmpdir(), 'switchboard-gateway-'));
-// The gateway connects the servers itself and passes their results through unchanged. Nobody can
-// approve a call over MCP, so tools whose annotations call for approval are not exposed.
+// The gateway connects the servers itself and passes their results through unchanged. Tools whose
+// annotations call for approval are listed too (`approvalPrompt: 'auto'`, the gateway's default): a
+// client that can answer an elicitation is asked before each call; one that cannot (the raw SDK
+// client below) relies on its host's own confirmation, as Claude Desktop and Cursor do.
 const gateway = await createGateway({ name: 'gateway', config: largeToolSet(folder) });
 const http = await serve(gateway, { transport: { type: 'http', port: 0 } });
 // A second gateway over the same connections, exposing only what `discover_tools` finds.
@@ -65,10 +67,10 @@ try {
   clients.push(client);
   const { tools } = await client.listTools();
   const upstream = gateway.clients.registry.list();
-  console.log(`tools/list: ${tools.length} of ${upstream.length} upstream tools (the rest need approval)`);
-  const hidden = upstream.filter((tool) => !tools.some((listed) => listed.name === tool.name));
+  console.log(`tools/list: ${tools.length} of ${upstream.length} upstream tools`);
+  const asking = tools.filter((tool) => tool.annotations?.readOnlyHint !== true);
   console.log(
-    `  not exposed, e.g.: ${hidden
+    `  ${asking.length} of them need approval, e.g.: ${asking
       .slice(0, 3)
       .map((tool) => tool.name)
       .join(', ')}`,
