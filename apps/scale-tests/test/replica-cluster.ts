@@ -49,9 +49,17 @@ export async function startReplicaCluster(options: ReplicaClusterOptions = {}): 
   const cluster = await startCluster({
     replicas: 3,
     ...clusterOptions,
+    // Tools these servers add at run time are let through with a warning (`pin: 'warn'`): the default
+    // (`'block'`) quarantines a new tool on a known server until a person approves it, and these tests
+    // are about the change reaching every replica, not about its review.
     mcpServers: {
-      echo: { command: process.execPath, args: [echoServerScript] },
-      work: { command: process.execPath, args: [workServerScript], env: { RECORD_FILE: recordFile } },
+      echo: { command: process.execPath, args: [echoServerScript], trust: { pin: 'warn' } },
+      work: {
+        command: process.execPath,
+        args: [workServerScript],
+        env: { RECORD_FILE: recordFile },
+        trust: { pin: 'warn' },
+      },
     },
     serveArgs: ({ id }) => [
       '--session',

@@ -32,7 +32,9 @@ beforeAll(async () => {
   });
   cluster = await startCluster({
     replicas: 3,
-    mcpServers: { shared: { url: `http://127.0.0.1:${port}/mcp` } },
+    // A new tool is let through with a warning (the default quarantines it until approved): this
+    // test is about the change reaching the other replicas.
+    mcpServers: { shared: { url: `http://127.0.0.1:${port}/mcp`, trust: { pin: 'warn' } } },
     serveArgs: ({ id }) => ['--store', storeUrl, '--replica-id', id],
     env: { SWITCHBOARD_STORE: storeUrl },
   });
