@@ -4,7 +4,8 @@
  * (`repository` with `directory`, `homepage`, `bugs`, `keywords`), `engines` that admit only the
  * Node versions whose `require()` loads these ES modules, no `workspace:` range left, every
  * `exports` target present, source maps only with the sources they point at, and a README that
- * says which Node versions are supported. Each rule returns a sentence per problem.
+ * says which Node versions are supported, and no compiled module whose source is gone (a stale
+ * file an earlier build left in dist/). Each rule returns a sentence per problem.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -101,6 +102,27 @@ export function sourceMapProblems(packed: PackedPackage, packageDir: string): st
     });
     if (missing.length > 0)
       problems.push(`${file} points at ${missing.slice(0, 3).join(', ')}, which the tarball does not hold`);
+  }
+  return problems;
+}
+
+/** Folders of dist/ a bundler writes (content-hashed names, no one-to-one source). */
+const bundledFolders = ['dist/chunks/', 'dist/page/'];
+
+/**
+ * Compiled modules with no source in the package's workspace folder: a file an earlier build left
+ * in dist/ after its source was removed or renamed (tsc never deletes output, and turbo restores
+ * dist/** from its cache), which would ship as dead code a user can still deep-import.
+ */
+export function staleModuleProblems(packed: PackedPackage, root = workspaceRoot): string[] {
+  const problems: string[] = [];
+  for (const file of packed.files) {
+    if (!file.startsWith('dist/') || bundledFolders.some((folder) => file.startsWith(folder))) continue;
+    const stem = /^dist\/(.+?)(?:\.d)?\.(?:js|ts)$/.exec(file)?.[1];
+    if (stem === undefined) continue;
+    const source = ['.ts', '.tsx'].map((extension) => join(root, packed.folder, 'src', stem + extension));
+    if (!source.some((path) => existsSync(path)))
+      problems.push(`${file} has no source (src/${stem}.ts): a stale build output; rebuild the package`);
   }
   return problems;
 }

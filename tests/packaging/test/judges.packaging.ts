@@ -11,6 +11,7 @@ import {
   metadataProblems,
   readmeProblems,
   sourceMapProblems,
+  staleModuleProblems,
 } from '../src/package-hygiene.js';
 import { slug } from '../src/packaging-run.js';
 import { peerEntries } from '../src/peer-entries.js';
@@ -60,6 +61,10 @@ describe.each(run.packed.map((packed) => [packed.name, packed] as const))('%s', 
 
   test('source maps ship their sources, or there are none', () => {
     expect(sourceMapProblems(packed, packageDir)).toEqual([]);
+  });
+
+  test('every compiled module has its source (nothing stale from an earlier build)', () => {
+    expect(staleModuleProblems(packed)).toEqual([]);
   });
 
   test('its README says which Node versions it supports', () => {

@@ -9,6 +9,7 @@ import {
   metadataProblems,
   readmeProblems,
   sourceMapProblems,
+  staleModuleProblems,
   supportedNodeRange,
 } from '../src/package-hygiene.js';
 import { workspaceRoot } from '../src/publishable-packages.js';
@@ -131,5 +132,19 @@ describe('package hygiene', () => {
   it('fails a README that does not say which Node versions are supported', () => {
     const dir = unpacked({ 'README.md': '# x\n' });
     expect(readmeProblems(dir)).toHaveLength(1);
+  });
+
+  it('fails a compiled module whose source is gone, and passes bundled chunks', () => {
+    const root = directories.make('workspace-');
+    mkdirSync(join(root, 'packages', 'x', 'src'), { recursive: true });
+    writeFileSync(join(root, 'packages', 'x', 'src', 'index.ts'), '');
+    const withStale = packed((pkg) =>
+      pkg.files.push('dist/renamed.js', 'dist/renamed.d.ts', 'dist/chunks/chunk-AB12.js'),
+    );
+    expect(staleModuleProblems(packed(), root)).toEqual([]);
+    expect(staleModuleProblems(withStale, root)).toEqual([
+      'dist/renamed.js has no source (src/renamed.ts): a stale build output; rebuild the package',
+      'dist/renamed.d.ts has no source (src/renamed.ts): a stale build output; rebuild the package',
+    ]);
   });
 });
