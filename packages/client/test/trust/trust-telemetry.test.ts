@@ -23,12 +23,16 @@ afterEach(async () => {
   for (const connection of connections.splice(0)) await connection.close();
 });
 
+/** One line a logger was given. */
+interface LoggedLine {
+  level: string;
+  context: unknown;
+  message?: string | undefined;
+}
+
 /** A logger that keeps every line (context and message). */
-function keptLogger(): {
-  logger: Logger;
-  lines: Array<{ level: string; context: unknown; message?: string }>;
-} {
-  const lines: Array<{ level: string; context: unknown; message?: string }> = [];
+function keptLogger(): { logger: Logger; lines: LoggedLine[] } {
+  const lines: LoggedLine[] = [];
   const method =
     (level: string) =>
     (context: unknown, message?: string): void => {
