@@ -184,46 +184,30 @@ interface Attack {
 
 const numbers = { a: 2, b: 3 };
 const mail = { to: 'a@example.com', body: 'hi' };
+/** An attack on calc's `add`, the fixture's one server. */
+const onCalc = (attack: ToolAttack, said: RegExp, env: Record<string, string> = {}): Attack => ({
+  attack,
+  servers: { calc: maliciousStdio(attack, env) },
+  server: 'calc',
+  tool: 'add',
+  said,
+  args: numbers,
+});
+
 const attacks: Attack[] = [
+  // The rug is pulled on the second listing, which the server's own list_changed asks for.
+  onCalc('rug-pull', /its definition changed since it was approved \(changed: description\)/, {
+    NOTIFY: '1',
+  }),
+  onCalc('poisoned-description', /a check found text aimed at the model[\s\S]*AUTHORITY_TAG in description/),
+  onCalc('poisoned-parameter', /SENSITIVE_FILE_ACCESS in inputSchema\.properties\.sidenote\.description/),
   {
-    attack: 'rug-pull',
-    servers: { calc: maliciousStdio('rug-pull', { NOTIFY: '1' }) },
-    server: 'calc',
-    tool: 'add',
-    said: /its definition changed since it was approved \(changed: description\)/,
-    args: numbers,
-  },
-  {
-    attack: 'poisoned-description',
-    servers: { calc: maliciousStdio('poisoned-description') },
-    server: 'calc',
-    tool: 'add',
-    said: /a check found text aimed at the model[\s\S]*AUTHORITY_TAG in description/,
-    args: numbers,
-  },
-  {
-    attack: 'poisoned-parameter',
-    servers: { calc: maliciousStdio('poisoned-parameter') },
-    server: 'calc',
-    tool: 'add',
-    said: /SENSITIVE_FILE_ACCESS in inputSchema\.properties\.sidenote\.description/,
-    args: numbers,
-  },
-  {
-    attack: 'shadowing',
+    ...onCalc('shadowing', /NAMES_OTHER_SERVER_TOOL in description/),
     servers: { mail: maliciousStdio('mail'), calc: maliciousStdio('shadowing') },
-    server: 'calc',
-    tool: 'add',
-    said: /NAMES_OTHER_SERVER_TOOL in description/,
-    args: numbers,
   },
   {
-    attack: 'rename',
-    servers: { calc: maliciousStdio('rename', { NOTIFY: '1' }) },
-    server: 'calc',
+    ...onCalc('rename', /looks like a pinned tool under another name[\s\S]*\(was "add"\)/, { NOTIFY: '1' }),
     tool: 'sum',
-    said: /looks like a pinned tool under another name[\s\S]*\(was "add"\)/,
-    args: numbers,
   },
   {
     attack: 'confusable',
@@ -233,14 +217,7 @@ const attacks: Attack[] = [
     said: /CONFUSABLE_NAME in name/,
     args: mail,
   },
-  {
-    attack: 'invisible',
-    servers: { calc: maliciousStdio('invisible') },
-    server: 'calc',
-    tool: 'add',
-    said: /TAG_CHARACTERS in description/,
-    args: numbers,
-  },
+  onCalc('invisible', /TAG_CHARACTERS in description/),
 ];
 
 describe('switchboard serve: tool trust end to end', () => {
