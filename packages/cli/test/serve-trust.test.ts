@@ -171,6 +171,27 @@ async function expectHidden(client: Downstream, name: string): Promise<void> {
   await expect.poll(async () => (await client.names()).includes(name), { timeout: 20_000 }).toBe(false);
 }
 
+/**
+ * Approves `server/tool` with the cli, then waits until every client heard `list_changed` after it,
+ * lists the tool and can call it.
+ */
+async function expectBackAfterApproval(
+  setup: ReturnType<typeof scenario>,
+  clients: Downstream[],
+  target: { server: string; tool: string; args: Record<string, unknown> },
+): Promise<void> {
+  const name = `mcp__${target.server}__${target.tool}`;
+  const heard = clients.map((client) => client.listChanged);
+  await approveByCli(setup, target.server, target.tool);
+  for (const [index, client] of clients.entries()) {
+    await expect
+      .poll(() => client.listChanged, { timeout: 20_000, message: client.era })
+      .toBeGreaterThan(heard[index] ?? 0);
+    expect(await client.names(), client.era).toContain(name);
+    expect(await client.call(name, target.args), client.era).toMatchObject({ isError: false });
+  }
+}
+
 interface Attack {
   attack: ToolAttack;
   /** The config's servers. */
@@ -236,15 +257,7 @@ describe('switchboard serve: tool trust end to end', () => {
         expect(refused.text, client.era).toMatch(said);
       }
 
-      const heard = clients.map((client) => client.listChanged);
-      await approveByCli(setup, server, tool);
-      for (const [index, client] of clients.entries()) {
-        await expect
-          .poll(() => client.listChanged, { timeout: 20_000, message: client.era })
-          .toBeGreaterThan(heard[index] ?? 0);
-        expect(await client.names(), client.era).toContain(name);
-        expect(await client.call(name, args), client.era).toMatchObject({ isError: false });
-      }
+      await expectBackAfterApproval(setup, clients, { server, tool, args });
     },
     90_000,
   );
@@ -267,14 +280,7 @@ describe('switchboard serve: tool trust end to end', () => {
       expect(refused.text, client.era).toContain('TOOL_QUARANTINED');
       expect(refused.text, client.era).toContain('(changed: description)');
     }
-    const heard = clients.map((client) => client.listChanged);
-    await approveByCli(setup, 'calc', 'add');
-    for (const [index, client] of clients.entries()) {
-      await expect
-        .poll(() => client.listChanged, { timeout: 20_000, message: client.era })
-        .toBeGreaterThan(heard[index] ?? 0);
-      expect(await client.names(), client.era).toEqual(['mcp__calc__add', 'mcp__calc__sub']);
-    }
+    await expectBackAfterApproval(setup, clients, { server: 'calc', tool: 'add', args: numbers });
   }, 90_000);
 });
 
@@ -300,18 +306,7 @@ describe.skipIf(postgresUrl === undefined)('switchboard serve: replicas sharing 
     ];
     const clients = replicas.flat();
     for (const client of clients) await expectHidden(client, 'mcp__calc__add');
-    const heard = clients.map((client) => client.listChanged);
     // Decided once, by a third process on the shared store: every replica's clients hear of it.
-    await approveByCli(setup, 'calc', 'add');
-    for (const [index, client] of clients.entries()) {
-      await expect
-        .poll(() => client.listChanged, { timeout: 20_000, message: client.era })
-        .toBeGreaterThan(heard[index] ?? 0);
-      expect(await client.names(), client.era).toEqual(['mcp__calc__add', 'mcp__calc__sub']);
-      expect(await client.call('mcp__calc__add', numbers), client.era).toMatchObject({
-        isError: false,
-        text: '5',
-      });
-    }
+    await expectBackAfterApproval(setup, clients, { server: 'calc', tool: 'add', args: numbers });
   }, 120_000);
 });
