@@ -19,6 +19,7 @@ import {
   createToolName,
   createToolRegistry,
   type Logger,
+  loadOpenTelemetry,
   type RegisteredTool,
   type RegistryStore,
   silentLogger,
@@ -47,6 +48,8 @@ import type { ClientAuthOptions } from './server-auth.js';
 import type { ServerStatus, SupervisionOptions } from './server-connection.js';
 import { createServerRecord, type ServerRecord, type SharedServerSettings } from './server-record.js';
 import type { ElicitationHandler, RootsProvider, SamplingHandler } from './server-request-answers.js';
+import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
+import { createTrustReviewTracer } from './telemetry/trust-tracing.js';
 import { type AfterToolCallHook, createStoreRecorder, type StoreRecorder } from './tool-call-hooks.js';
 import { createTrustGate } from './trust-gate.js';
 
@@ -283,6 +286,11 @@ export async function connectMcp(
     serverPolicy: (server) => serverEntries.get(server)?.trust,
     checker: rules === undefined ? undefined : createToolChecker({ rules }),
     logger,
+    // Each listing's review is a span with its findings as events, where telemetry is on.
+    traceReview: createTrustReviewTracer(
+      options.telemetry === false ? undefined : loadOpenTelemetry<OpenTelemetryApi>(),
+      options.telemetry,
+    ),
   });
   const gate = createTrustGate(trust.engine);
   const baseClientOptions = clientOptionsOf(options, logger);

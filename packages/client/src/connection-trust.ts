@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import {
   createToolTrust,
   type Logger,
+  safeTrustExcerpt,
   type ToolChecker,
   type ToolFinding,
   type ToolTrust,
@@ -17,6 +18,7 @@ import {
   type ToolTrustTarget,
   type ToolTrustVerdict,
 } from '@switchboard/core';
+import type { TrustReviewTracer } from './telemetry/trust-tracing.js';
 import { type DefinitionDiff, diffDefinitions } from './trust-diff.js';
 
 /** A pending (or given) definition beside the pinned one it would replace, and their diff. */
@@ -55,6 +57,8 @@ export interface ConnectionTrustOptions {
   serverPolicy: (server: string) => ToolTrustPolicy | undefined;
   checker?: ToolChecker | undefined;
   logger: Logger;
+  /** Traces each listing's review (findings as span events). @default untraced */
+  traceReview?: TrustReviewTracer | undefined;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -64,7 +68,7 @@ export function createConnectionTrust(options: ConnectionTrustOptions): {
   engine: ToolTrust;
   api: ConnectionTrust;
 } {
-  const engine = createToolTrust({
+  const untraced = createToolTrust({
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     serverPolicy: options.serverPolicy,
@@ -72,6 +76,14 @@ export function createConnectionTrust(options: ConnectionTrustOptions): {
     sha256,
     logger: options.logger,
   });
+  const { traceReview } = options;
+  const engine: ToolTrust =
+    traceReview === undefined
+      ? untraced
+      : {
+          ...untraced,
+          review: (server, tools) => traceReview(server, tools.length, () => untraced.review(server, tools)),
+        };
   engine.onEvent((event) => logEvent(options.logger, event));
   const api: ConnectionTrust = {
     pending: (filter) => engine.pending(filter),
@@ -107,7 +119,13 @@ export function createConnectionTrust(options: ConnectionTrustOptions): {
   return { engine, api };
 }
 
-/** One log line per event that a person should hear of (never a definition's text: only names and codes). */
+/** A finding as the log shows it: rule, code, severity, where, and the flagged span (masked, cut). */
+function loggedFinding(finding: ToolFinding) {
+  const { rule, code, severity, field, start, end, excerpt } = finding;
+  return { rule, code, severity, field, start, end, excerpt: safeTrustExcerpt(excerpt) };
+}
+
+/** One log line per event that a person should hear of (never a definition's text: names, codes and the flagged spans). */
 function logEvent(logger: Logger, event: ToolTrustEvent): void {
   switch (event.type) {
     case 'quarantined':
@@ -120,7 +138,7 @@ function logEvent(logger: Logger, event: ToolTrustEvent): void {
           change: verdict.change,
           parts: verdict.parts,
           previousName: verdict.previousName,
-          findings: verdict.findings.map((finding) => `${finding.code}@${finding.field}`),
+          findings: verdict.findings.map(loggedFinding),
         },
         event.type === 'quarantined'
           ? `tool "${verdict.tool}" of "${verdict.server}" quarantined (${verdict.change}): hidden from the model and refused until approved (switchboard tools diff / approve)`
@@ -133,7 +151,7 @@ function logEvent(logger: Logger, event: ToolTrustEvent): void {
         {
           server: event.server,
           tool: event.tool,
-          findings: event.findings.map((finding) => `${finding.code}@${finding.field}`),
+          findings: event.findings.map(loggedFinding),
         },
         `tool "${event.tool}" of "${event.server}" has trust findings below the blocking severity`,
       );

@@ -17,5 +17,5 @@ it("the tracing example records the connect's tools/list and a tools/call span, 
     .replace(npxServerEverything, localServerEverything());
   expect(runnable).not.toContain('npx');
   const lines = await runSnippet(runnable, { nextTo: import.meta.url });
-  expect(lines).toEqual(['tools/list, tools/call echo', 'tools/call pipe']);
+  expect(lines).toEqual(['tools/list, trust review everything, tools/call echo', 'tools/call pipe']);
 }, 30_000);

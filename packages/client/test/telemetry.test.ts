@@ -169,8 +169,8 @@ describe('telemetry options', () => {
       },
     );
     try {
-      // The tool list read while connecting went there too.
-      expect(own.spans().map((span) => span.name)).toEqual(['tools/list']);
+      // The tool list read while connecting went there too, and its trust review.
+      expect(own.spans().map((span) => span.name)).toEqual(['tools/list', 'trust review v2']);
       own.reset();
       telemetry.reset();
       const result = await connection.callTool('mcp__v2__request_meta', {});

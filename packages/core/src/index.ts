@@ -259,6 +259,16 @@ export type {
   ToolTrustVerdict,
 } from './trust/trust-review.js';
 export { findingKey, reviewListing } from './trust/trust-review.js';
+export type { TrustSpanAttributes } from './trust/trust-span-events.js';
+export {
+  findingSpanAttributes,
+  maxTrustExcerptLength,
+  safeTrustExcerpt,
+  TrustAttribute,
+  TrustSpanEvent,
+  trustReviewSpanName,
+  verdictSpanAttributes,
+} from './trust/trust-span-events.js';
 export type {
   ArgumentValidationResult,
   ArgumentValidator,

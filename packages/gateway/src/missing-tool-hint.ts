@@ -2,9 +2,11 @@
  * Why a tool name a downstream client called is not served, from what the gateway knows beyond its
  * registry (the server's `missingToolHint`): a served tool called by its name on its upstream
  * instead of its namespaced name; an upstream tool that the upstream's `includeTools` /
- * `excludeTools` (or the set's tool filter) leave out; a tool of an upstream that is not
- * connected. A tool the approval policy hides the server explains itself (`TOOL_NOT_SERVED`).
+ * `excludeTools` (or the set's tool filter) leave out; a tool that tool trust holds back
+ * (quarantined or rejected: `TOOL_QUARANTINED`, naming the server, the tool and what changed); a
+ * tool of an upstream that is not connected. A tool the approval policy hides the server explains itself (`TOOL_NOT_SERVED`).
  */
+import { quarantinedError } from '@switchboard/client';
 import { createToolName } from '@switchboard/core';
 import type { GatewayClients } from './gateway-clients.js';
 
@@ -63,6 +65,14 @@ export function createMissingToolHint(
       return `This gateway serves upstream tools under namespaced names: call ${byOriginal
         .map((tool) => `"${tool.name}"`)
         .join(' or ')}.`;
+    }
+    // Held back by tool trust: the upstream lists it, so it would otherwise read as filtered out.
+    const held = clients.trust
+      ?.verdicts()
+      .find((verdict) => !verdict.usable && namesTool(name, verdict.server, verdict.tool));
+    if (held !== undefined) {
+      const error = quarantinedError(held);
+      return `${error.code}: ${error.message}`;
     }
     const status = clients.status() as Record<string, { state?: string } | undefined>;
     for (const server of clients.servers ?? Object.keys(status)) {

@@ -139,7 +139,11 @@ describe('gateway trust', () => {
     for (const [index, client] of clients.entries()) {
       await expect.poll(() => client.listChanged, { timeout: 10_000 }).toBeGreaterThan(heard[index] ?? 0);
       expect(await client.names()).toEqual(['mcp__calc__sub', 'mcp__poison__sub']);
-      expect(await refusal(client, 'mcp__calc__add')).toContain('mcp__calc__add');
+      const refused = await refusal(client, 'mcp__calc__add');
+      // The downstream learns why: the code, the server, the tool and what changed.
+      expect(refused).toContain('TOOL_QUARANTINED');
+      expect(refused).toContain('Tool "add" of MCP server "calc" is quarantined');
+      expect(refused).toContain('(changed: description)');
     }
 
     const before = clients.map((client) => client.listChanged);

@@ -40,5 +40,10 @@ export type {
   UiToolApp,
   UiToolDetail,
   UiToolSummary,
+  UiTrustDecision,
+  UiTrustDecisionRequest,
+  UiTrustDiffLine,
+  UiTrustFinding,
+  UiTrustReview,
 } from './ui-api.js';
 export { UiErrorCode } from './ui-error.js';

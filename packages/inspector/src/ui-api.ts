@@ -393,6 +393,77 @@ export interface UiMetrics {
   toolCalls: Array<{ server: string; tool: string; calls: number; errors: number; storedCalls?: number }>;
 }
 
+// ---------------------------------------------------------------- tool trust
+
+/**
+ * `GET /api/trust` → `UiTrustReview[]`: the tools tool trust holds back from the model — pending
+ * (quarantined until a person decides) and rejected ones their server still lists — each with a
+ * readable diff against the pinned definition and the findings of the rules.
+ * `POST /api/trust/approve` and `POST /api/trust/reject` `UiTrustDecisionRequest` →
+ * `UiTrustDecision` (the connection's `trust.approve` / `trust.reject`): an approved tool is
+ * registered again (a `tools-changed` event follows) and becomes callable; a rejected one stays
+ * hidden and refused. A `trust` event says the list changed (a quarantine, or a decision made here,
+ * by `switchboard tools approve`, or by another process on the same store).
+ */
+export interface UiTrustReview {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  /** The definition under review. */
+  digest: string;
+  status: 'pending' | 'rejected';
+  /** Why it is held back: `changed`, `new-tool`, `renamed`, `new-server`, `finding`. */
+  change?: string;
+  /** The parts of a changed definition (`description`, `inputSchema`, …). */
+  parts?: string[];
+  /** The pinned name of a renamed tool. */
+  previousName?: string;
+  /** The pinned definition the diff is against; absent for a tool never pinned. */
+  pinnedDigest?: string;
+  /** When it was quarantined or decided (ISO). */
+  decidedAt: string;
+  /** The definition against the pinned one, one value a line, invisible characters as `<U+XXXX>`. */
+  diff: UiTrustDiffLine[];
+  findings: UiTrustFinding[];
+}
+
+/** One line of a definition diff. */
+export interface UiTrustDiffLine {
+  kind: 'same' | 'added' | 'removed';
+  text: string;
+}
+
+/** What a rule flagged, with the flagged span in its context so the page can highlight it. */
+export interface UiTrustFinding {
+  /** The rule (`model-instruction`). */
+  rule: string;
+  /** Its code (`SENSITIVE_FILE_ACCESS`). */
+  code: string;
+  severity: 'info' | 'low' | 'medium' | 'high' | 'critical';
+  /** Where the text is (`description`, `inputSchema.properties.path.description`, `name`). */
+  field: string;
+  /** What was found and why it matters. */
+  message: string;
+  /** The field's text around the span, made visible: up to 80 characters either side. */
+  before: string;
+  /** The flagged span itself (made visible, cut at 300 characters). */
+  flagged: string;
+  after: string;
+}
+
+/** Which definitions a decision covers: one tool, one digest, or every pending one of the server. */
+export interface UiTrustDecisionRequest {
+  server: string;
+  tool?: string;
+  digest?: string;
+}
+
+/** The records a decision wrote. */
+export interface UiTrustDecision {
+  decision: 'approved' | 'rejected';
+  records: Array<{ server: string; tool: string; digest: string; status: string }>;
+}
+
 // ---------------------------------------------------------------- live events
 
 /** `GET /api/events` (SSE): `event: <type>`, `data: <JSON of the payload>`. */
@@ -403,6 +474,7 @@ export type UiEvent =
   | { type: 'call-end'; call: UiCall }
   | { type: 'pending'; request: UiPendingRequest }
   | { type: 'pending-done'; id: string }
-  | { type: 'tools-changed'; server: string };
+  | { type: 'tools-changed'; server: string }
+  | { type: 'trust' };
 
 export type UiEventType = UiEvent['type'];

@@ -3,7 +3,13 @@
  * method + path pattern → handler over the session. Handlers check the body's shape here, so the
  * session takes typed values; a body that does not fit is a 400 naming the field.
  */
-import type { UiAddServerRequest, UiCallRequest, UiCallStarted, UiSelectRequest } from './ui-api.js';
+import type {
+  UiAddServerRequest,
+  UiCallRequest,
+  UiCallStarted,
+  UiSelectRequest,
+  UiTrustDecisionRequest,
+} from './ui-api.js';
 import { UiError, UiErrorCode } from './ui-error.js';
 import type { UiSession } from './ui-session.js';
 
@@ -185,6 +191,17 @@ export const uiRoutes: readonly UiRoute[] = [
     handle: async (session, { body }) => ok(await session.select(selectRequest(body))),
   },
   { method: 'GET', pattern: '/api/metrics', handle: (session) => ok(session.metrics()) },
+  { method: 'GET', pattern: '/api/trust', handle: async (session) => ok(await session.trust.reviews()) },
+  {
+    method: 'POST',
+    pattern: '/api/trust/approve',
+    handle: async (session, { body }) => ok(await session.trust.approve(trustDecisionRequest(body))),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/trust/reject',
+    handle: async (session, { body }) => ok(await session.trust.reject(trustDecisionRequest(body))),
+  },
 ];
 
 /** The route of `method` and `pathname`, with its path parameters; `allowed` lists the methods of a path known under others. */
@@ -325,5 +342,16 @@ function selectRequest(body: unknown): UiSelectRequest {
       ? {}
       : { alwaysInclude: stringArray(request.alwaysInclude, 'alwaysInclude') }),
     ...(dataset === undefined || dataset === '' ? {} : { dataset }),
+  };
+}
+
+function trustDecisionRequest(body: unknown): UiTrustDecisionRequest {
+  const request = objectBody(body);
+  const tool = optionalString(request, 'tool');
+  const digest = optionalString(request, 'digest');
+  return {
+    server: stringField(request, 'server'),
+    ...(tool === undefined || tool === '' ? {} : { tool }),
+    ...(digest === undefined || digest === '' ? {} : { digest }),
   };
 }

@@ -5,7 +5,8 @@
  * the live events that tell the page of each change. The HTTP routes are thin over this; every
  * value that leaves it is redacted. Built in named steps, each from the file that holds one part:
  * the servers (session-servers.ts), the calls (ui-calls.ts), sign-ins (session-sign-in.ts),
- * resources and prompts (session-catalog.ts), metrics (session-metrics.ts).
+ * resources and prompts (session-catalog.ts), metrics (session-metrics.ts), tool trust
+ * (session-trust.ts).
  */
 import { type ConnectMcpOptions, connectMcp, type McpConnection, type McpServers } from '@switchboard/client';
 import { type Logger, silentLogger, type ToolUsage } from '@switchboard/core';
@@ -19,6 +20,7 @@ import { createSessionCatalog, type SessionCatalog } from './session-catalog.js'
 import { readSessionMetrics } from './session-metrics.js';
 import { createSessionServers, type SessionServers } from './session-servers.js';
 import { startSignIn } from './session-sign-in.js';
+import { createSessionTrust, type SessionTrust } from './session-trust.js';
 import type {
   UiAddServerRequest,
   UiAppRequest,
@@ -86,6 +88,8 @@ export interface UiSession extends SessionCatalog {
   log(filter: { server?: string; since?: number; limit?: number }): UiLogEntry[];
   select(request: UiSelectRequest): Promise<UiSelection>;
   metrics(): UiMetrics;
+  /** Tool trust: what is held back from the model, and the decisions (`session-trust.ts`). */
+  readonly trust: Pick<SessionTrust, 'reviews' | 'approve' | 'reject'>;
   /** Masks the session's secrets (error messages on their way out). */
   redact(text: string): string;
   /** Cancels the calls, withdraws the questions, closes the servers. */
@@ -144,6 +148,9 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     embedder: () => (host.embedder ?? defaultEmbedder)(logger),
   });
 
+  // Step 7: tool trust, reviewed in the page.
+  const trust = createSessionTrust(connection, redaction, events.publish);
+
   const { log, pending, calls, apps } = watch;
   return {
     ...createSessionCatalog(servers, redaction),
@@ -181,9 +188,11 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     log: (filter) => log.entries(filter),
     select: (request) => selector.select(request),
     metrics: () => readSessionMetrics({ connection, history, storedUsage }),
+    trust,
     redact: redaction.text,
     async close() {
       history.stop();
+      trust.close();
       unsubscribeCallEnds();
       apps.closeAll();
       calls.cancelAll();

@@ -350,7 +350,14 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
     const now = new Date().toISOString();
     const decided = chosen.map((record) => {
       const current = verdicts.get(server)?.get(record.tool);
-      const findings = current?.digest === record.digest ? current.findings : (record.findings ?? []);
+      // What the person accepts: the findings recorded when it was quarantined (what `tools diff`
+      // and the ui showed) and those seen here now. A process that decides with fewer servers
+      // connected (`switchboard tools approve calc`) sees none of the cross-server findings
+      // (shadowing, look-alike names) that the quarantining process saw.
+      const findings = acceptedFindings(
+        record.findings ?? [],
+        current?.digest === record.digest ? current.findings : [],
+      );
       return { ...record, status, findings, decidedAt: now, ...(by === undefined ? {} : { decidedBy: by }) };
     });
     if (status === 'approved') {
@@ -428,4 +435,12 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
       listeners.clear();
     },
   };
+}
+
+/** The findings of both lists, each once (by {@link findingKey}). */
+function acceptedFindings(recorded: readonly ToolFinding[], seen: readonly ToolFinding[]): ToolFinding[] {
+  const byKey = new Map<string, ToolFinding>();
+  for (const finding of [...seen, ...recorded])
+    if (!byKey.has(findingKey(finding))) byKey.set(findingKey(finding), finding);
+  return [...byKey.values()];
 }

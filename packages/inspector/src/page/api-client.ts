@@ -25,6 +25,9 @@ import type {
   UiSignIn,
   UiToolDetail,
   UiToolSummary,
+  UiTrustDecision,
+  UiTrustDecisionRequest,
+  UiTrustReview,
 } from './ui-types.js';
 
 /** An error answer of the process (or a failed request), with the process's code and field errors. */
@@ -64,6 +67,10 @@ export interface UiApiClient {
   /** Relays a request the app sent (tools/call, resources/read, a log message). */
   appRequest(viewId: string, request: UiAppRequest): Promise<unknown>;
   closeApp(viewId: string): Promise<void>;
+  /** The tools tool trust holds back, with their diffs and findings. */
+  trustReviews(): Promise<UiTrustReview[]>;
+  /** Approves or rejects held-back definitions (the connection's trust API). */
+  decideTrust(decision: 'approve' | 'reject', request: UiTrustDecisionRequest): Promise<UiTrustDecision>;
   /** Opens the live events; `onOpen` runs at each (re)connect, so the caller can catch up. */
   events(handlers: { onEvent(event: UiEvent): void; onOpen(): void; onClose(): void }): () => void;
 }
@@ -76,6 +83,7 @@ const eventTypes: UiEventType[] = [
   'pending',
   'pending-done',
   'tools-changed',
+  'trust',
 ];
 
 /** Reads the token from the page's URL, then removes it from the address bar. */
@@ -152,6 +160,8 @@ export function createApiClient(options: { token: string | undefined; base?: str
     openApp: (callId) => request('POST', '/api/apps', { callId }),
     appRequest: (viewId, body) => request('POST', `/api/apps/${encodeURIComponent(viewId)}/requests`, body),
     closeApp: (viewId) => request('DELETE', `/api/apps/${encodeURIComponent(viewId)}`),
+    trustReviews: () => request('GET', '/api/trust'),
+    decideTrust: (decision, body) => request('POST', `/api/trust/${decision}`, body),
     events(handlers) {
       // EventSource cannot send headers: it sends the cookie the first load set, and the token in
       // the query for a process that was reached some other way (same origin, loopback only).

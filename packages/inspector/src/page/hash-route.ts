@@ -1,6 +1,6 @@
 /**
  * Hash routing: `#/servers`, `#/servers/NAME`, `#/servers/NAME/tools/TOOL`, `#/tools`, `#/log`,
- * `#/playground`, `#/metrics`. The hash keeps the token-free URL of the page bookmarkable and needs
+ * `#/playground`, `#/metrics`, `#/trust`. The hash keeps the token-free URL of the page bookmarkable and needs
  * nothing of the process (every route is the one index.html).
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -12,7 +12,8 @@ export type Route =
   | { view: 'tools' }
   | { view: 'log' }
   | { view: 'playground' }
-  | { view: 'metrics' };
+  | { view: 'metrics' }
+  | { view: 'trust' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -26,7 +27,13 @@ export function parseRoute(hash: string): Route {
     const tab = third === 'resources' || third === 'prompts' ? third : 'tools';
     return { view: 'server', server: second, tab };
   }
-  if (first === 'tools' || first === 'log' || first === 'playground' || first === 'metrics')
+  if (
+    first === 'tools' ||
+    first === 'log' ||
+    first === 'playground' ||
+    first === 'metrics' ||
+    first === 'trust'
+  )
     return { view: first };
   return { view: 'servers' };
 }

@@ -25,6 +25,8 @@ export interface LiveState {
   progress: Record<string, UiProgress>;
   /** Bumped per server on `tools-changed`, so a tools view knows to reload. */
   toolsVersion: Record<string, number>;
+  /** Bumped on each `trust` event (and each reconnect), so the trust view knows to reload. */
+  trustVersion: number;
   /** Short messages for the status line (an action that failed, a sign-in started). */
   notice?: { text: string; tone: 'info' | 'error' };
 }
@@ -56,6 +58,7 @@ export function createLiveStore(options: { api: UiApiClient }): LiveStore {
     calls: {},
     progress: {},
     toolsVersion: {},
+    trustVersion: 0,
   };
   const listeners = new Set<() => void>();
   let lastSeq = -1;
@@ -117,6 +120,9 @@ export function createLiveStore(options: { api: UiApiClient }): LiveStore {
           },
         });
         return;
+      case 'trust':
+        set({ trustVersion: state.trustVersion + 1 });
+        return;
     }
   }
 
@@ -146,7 +152,8 @@ export function createLiveStore(options: { api: UiApiClient }): LiveStore {
       const stop = api.events({
         onEvent,
         onOpen() {
-          set({ connection: 'open' });
+          // What changed while the stream was down is not replayed: the trust view reloads.
+          set({ connection: 'open', trustVersion: state.trustVersion + 1 });
           void catchUp();
         },
         onClose() {

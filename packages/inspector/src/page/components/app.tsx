@@ -15,6 +15,7 @@ import { ServerView } from './server-view.js';
 import { ServersView } from './servers-view.js';
 import { StatusLine } from './status-line.js';
 import { ToolView } from './tool-view.js';
+import { TrustView } from './trust-view.js';
 
 const viewTitles: Record<Route['view'], string> = {
   servers: 'Servers',
@@ -24,6 +25,7 @@ const viewTitles: Record<Route['view'], string> = {
   log: 'Protocol log',
   playground: 'Playground',
   metrics: 'Metrics',
+  trust: 'Tool trust',
 };
 
 export function App(props: { api: UiApiClient; store: LiveStore }) {
@@ -62,6 +64,7 @@ export function App(props: { api: UiApiClient; store: LiveStore }) {
         {route.view === 'log' && <LogView />}
         {route.view === 'playground' && <PlaygroundView />}
         {route.view === 'metrics' && <MetricsView />}
+        {route.view === 'trust' && <TrustView />}
       </main>
     </PageContext.Provider>
   );

@@ -7,6 +7,7 @@ const links: Array<{ label: string; href: string; views: Route['view'][] }> = [
   { label: 'Log', href: '#/log', views: ['log'] },
   { label: 'Playground', href: '#/playground', views: ['playground'] },
   { label: 'Metrics', href: '#/metrics', views: ['metrics'] },
+  { label: 'Trust', href: '#/trust', views: ['trust'] },
 ];
 
 export function NavBar(props: { route: Route }) {
