@@ -27,6 +27,14 @@ export interface LangChainToolsOptions
    * @default 'interrupt'
    */
   approvals?: 'interrupt' | 'client';
+  /**
+   * Mark the tools `extras: { defer_loading: true }`, which `@langchain/anthropic` and
+   * `@langchain/openai` send as `defer_loading`: the model sees a tool only once the provider's
+   * hosted tool search loads it (add that search tool yourself). @default false
+   */
+  deferLoading?: boolean;
+  /** Tools sent up front despite `deferLoading`, by public or LangChain name. @default [] */
+  alwaysLoad?: readonly string[];
 }
 
 /** A LangChain tool made from a registered tool (its result is a ToolMessage, or content and artifact). */
@@ -102,8 +110,15 @@ export function toLangChainTool(tool: RegisteredTool, options: LangChainToolsOpt
       tool: tool.originalName,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
     },
+    ...(isDeferred(tool, adapter.name, options) ? { extras: { defer_loading: true } } : {}),
     func: (input: unknown, _runManager: unknown, config?: ToolRunnableConfig) => run(input, config),
   }) as LangChainTool;
+}
+
+function isDeferred(tool: RegisteredTool, name: string, options: LangChainToolsOptions): boolean {
+  if (options.deferLoading !== true) return false;
+  const alwaysLoad = options.alwaysLoad ?? [];
+  return !alwaysLoad.includes(name) && !alwaysLoad.includes(tool.name);
 }
 
 /**

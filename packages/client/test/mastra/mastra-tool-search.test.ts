@@ -34,7 +34,7 @@ const getSum = 'mcp__everything__get-sum';
 /** What Claude would see on a turn: tools not deferred, plus those referenced by search results. */
 function visibleTools(call: LanguageModelV3CallOptions | undefined): string[] {
   const visible = (call?.tools ?? [])
-    .filter((tool) => (tool.providerOptions?.anthropic as { deferLoading?: boolean })?.deferLoading !== true)
+    .filter((tool) => tool.type !== 'function' || tool.providerOptions?.anthropic?.deferLoading !== true)
     .map((tool) => tool.name);
   for (const message of call?.prompt ?? []) {
     if (message.role !== 'tool') continue;
@@ -86,8 +86,10 @@ describe('toMastraToolSearch in a Mastra Agent', () => {
       }),
     });
     await agent.generate('hello');
-    const options = (name: string) =>
-      prompts[0]?.tools?.find((tool) => tool.name === name)?.providerOptions?.openai;
+    const options = (name: string) => {
+      const tool = prompts[0]?.tools?.find((each) => each.name === name);
+      return tool?.type === 'function' ? tool.providerOptions?.openai : undefined;
+    };
     expect(options(getSum)).toMatchObject({ deferLoading: true, namespace: { name: 'everything' } });
     expect(options('mcp__memory__read_graph')).toEqual({
       namespace: { name: 'memory', description: expect.stringContaining('read_graph') },
