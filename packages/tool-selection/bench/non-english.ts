@@ -3,11 +3,13 @@
  * the non-English set (`non-english-set.ts`: 216 queries in Chinese, Japanese, Korean and Russian
  * built by a fixed rule from real MCP tool descriptions, against the whole 8,309-tool catalogue),
  * with non-Latin words indexed whole (`nonLatin: 'words'`, before) and as character pairs and
- * prefixes (`'ngrams'`, after); and the same two on MetaTool's English queries, which must not drop.
+ * prefixes (`'ngrams'`, after); and the same two on MetaTool's English queries, which must not drop,
+ * and on the bench folders.
  *
- *   pnpm --filter @switchboard/tool-selection bench:non-english [--catalogue DIR] [--metatool DIR] [--json]
+ *   pnpm --filter @switchboard/tool-selection bench:non-english [--catalogue DIR] [--metatool DIR] [--train DIR]
+ *     [--folders bfcl,seal-tools,...] [--json]
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Quality, selectionQuality } from '@switchboard/test-helpers';
 import {
@@ -27,6 +29,8 @@ const { values: args } = parseArgs({
       default: resolve(import.meta.dirname, '../../../../shared/bench/train/mcp-catalogue'),
     },
     metatool: { type: 'string', default: resolve(import.meta.dirname, '../../../../shared/bench/metatool') },
+    train: { type: 'string', default: resolve(import.meta.dirname, '../../../../shared/bench/train') },
+    folders: { type: 'string', default: 'bfcl,seal-tools,stabletoolbench,toolalpaca,apibench' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -94,4 +98,12 @@ for (const language of Object.keys(languages)) {
 const metatool = loadDataset(args.metatool);
 const english = await measure(metatool.tools, metatool.queries);
 print(`MetaTool, English (${metatool.tools.length} tools, ${metatool.queries.length} queries)`, english);
-if (args.json) process.stdout.write(`${JSON.stringify({ nonEnglish, byLanguage, english }, null, 2)}\n`);
+// The bench folders hold a few non-English queries and tools (BFCL's live categories): they may move.
+const folders: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+for (const folder of args.folders.split(',').filter(Boolean)) {
+  const dataset = loadDataset(join(args.train, folder));
+  folders[folder] = await measure(dataset.tools, dataset.queries);
+  print(`${folder} (${dataset.tools.length} tools, ${dataset.queries.length} queries)`, folders[folder]);
+}
+if (args.json)
+  process.stdout.write(`${JSON.stringify({ nonEnglish, byLanguage, english, folders }, null, 2)}\n`);
