@@ -11,13 +11,9 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { toolSearchDefaults } from '@switchboard/core';
 import { type Quality, selectionQuality } from '@switchboard/test-helpers';
-import {
-  createLexicalIndex,
-  createOfflineEmbedder,
-  createToolSelector,
-  type SelectionSignals,
-} from '../src/index.js';
+import { createLexicalIndex, createOfflineEmbedder, createToolSelector } from '../src/index.js';
 import { type DatasetQuery, type DatasetTool, loadDataset } from './dataset.js';
 import { registryOf } from './dataset-at-scale.js';
 import { buildNonEnglishSet } from './non-english-set.js';
@@ -37,9 +33,15 @@ const { values: args } = parseArgs({
 const log = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 
 const embedder = createOfflineEmbedder();
+const toolSearchMinSimilarity = toolSearchDefaults.minSimilarity;
 
 async function measure(tools: readonly DatasetTool[], queries: readonly DatasetQuery[]) {
-  const rows: Array<{ nonLatin: 'words' | 'ngrams'; signals: SelectionSignals; quality: Quality }> = [];
+  const rows: Array<{
+    nonLatin: 'words' | 'ngrams';
+    signals: string;
+    quality: Quality;
+    givenNothing?: number;
+  }> = [];
   for (const nonLatin of ['words', 'ngrams'] as const) {
     const selector = createToolSelector({
       registry: registryOf(tools),
@@ -55,6 +57,23 @@ async function measure(tools: readonly DatasetTool[], queries: readonly DatasetQ
       );
       rows.push({ nonLatin, signals, quality });
     }
+    // With the provider tool search's default threshold: how many labelled queries get no tool.
+    let empty = 0;
+    const quality = await selectionQuality(async (chunk) => {
+      const results = await selector.selectMany(chunk, {
+        k: 8,
+        alwaysInclude: [],
+        minSimilarity: toolSearchMinSimilarity,
+      });
+      empty += results.filter((result) => result.length === 0).length;
+      return results;
+    }, queries);
+    rows.push({
+      nonLatin,
+      signals: `hybrid, minSimilarity ${toolSearchMinSimilarity}`,
+      quality,
+      givenNothing: Math.round((empty / Math.max(queries.length, 1)) * 1000) / 10,
+    });
     await selector.close();
   }
   return rows;
@@ -62,17 +81,11 @@ async function measure(tools: readonly DatasetTool[], queries: readonly DatasetQ
 
 function print(title: string, rows: Awaited<ReturnType<typeof measure>>): void {
   log(`\n${title}`);
-  log('  signals  terms of non-Latin words   R@1    R@5    R@8    MRR');
-  for (const { nonLatin, signals, quality } of rows) {
+  log('  signals                    terms of non-Latin words   R@1    R@5    R@8    MRR  given nothing');
+  for (const { nonLatin, signals, quality, givenNothing } of rows) {
+    const figures = [quality.recall1, quality.recall5, quality.recall8, quality.mrr];
     log(
-      `  ${signals.padEnd(8)} ${nonLatin.padEnd(25)} ${[
-        quality.recall1,
-        quality.recall5,
-        quality.recall8,
-        quality.mrr,
-      ]
-        .map((value) => value.toFixed(1).padStart(5))
-        .join('  ')}`,
+      `  ${signals.padEnd(26)} ${nonLatin.padEnd(25)} ${figures.map((value) => value.toFixed(1).padStart(5)).join('  ')}${givenNothing === undefined ? '' : `  ${givenNothing}%`}`,
     );
   }
 }
