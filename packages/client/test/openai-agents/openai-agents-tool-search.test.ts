@@ -192,6 +192,6 @@ describe('toOpenAIAgentsToolSearch under the Agents SDK run loop', () => {
     };
     const result = await run(new Agent({ name: 'nothing', model, tools }), 'hi');
     const output = result.newItems.find((item) => item.type === 'tool_search_output_item');
-    expect((output?.rawItem as { tools: unknown[] }).tools).toEqual([]);
+    expect((output?.rawItem as { tools?: unknown[] } | undefined)?.tools).toEqual([]);
   });
 });
