@@ -14,18 +14,23 @@
  *   const tools = toAISDKToolSearch(connection, { provider: 'anthropic', searcher: selector });
  *   await generateText({ model: anthropic('claude-sonnet-4-5'), tools, stopWhen: stepCountIs(8), prompt });
  */
-import { noToolFoundText, perStepSearchGuidance, toolSearchDefaults } from '@switchboard/core';
+import { toolSearchDefaults } from '@switchboard/core';
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from 'ai';
 import { toAdapterTool } from '../framework-adapter/adapter-tool.js';
 import {
   type AdapterToolSearch,
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
+  toToolReferenceOutput,
 } from '../framework-adapter/adapter-tool-search.js';
 import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
 import type { ToolSearchOutcome } from '../tool-search/run-tool-search.js';
-import { searchToolParameters } from '../tool-search/search-tool-parameters.js';
+import {
+  loadFromNamespacesDescription,
+  loadToolsDescription,
+  searchToolParameters,
+} from '../tool-search/search-tool-parameters.js';
 import { type AISDKToolsOptions, toAISDKTools } from './to-ai-sdk-tools.js';
 
 /** Options of {@link toAISDKToolSearch}. */
@@ -81,34 +86,15 @@ function withProviderOptions(tool: SetTool, providerOptions: NonNullable<Tool['p
   return { ...tool, providerOptions: { ...tool.providerOptions, ...providerOptions } } as SetTool;
 }
 
-function searchDescription(options: AISDKToolSearchOptions, lead: string): string {
-  return options.description ?? `${lead} ${perStepSearchGuidance}`;
-}
-
 /** Claude's client-side search: a plain tool whose result references the deferred tools found. */
 function anthropicSearchTool(search: AdapterToolSearch, options: AISDKToolSearchOptions): Tool {
   const limit = options.limit ?? toolSearchDefaults.limit;
   const maxLimit = options.maxLimit ?? toolSearchDefaults.maxLimit;
   return dynamicTool({
-    description: searchDescription(
-      options,
-      'Find the tools for one step of your task: loads the definitions of the few tools that fit, which you can call next.',
-    ),
+    description: options.description ?? loadToolsDescription,
     inputSchema: jsonSchema(searchToolParameters(limit, maxLimit)),
     execute: (input, { abortSignal }) => search.search(input, abortSignal),
-    toModelOutput: ({ output }) => {
-      const outcome = output as ToolSearchOutcome;
-      if ('refused' in outcome) return { type: 'error-text', value: outcome.refused };
-      if (outcome.names.length === 0) return { type: 'text', value: noToolFoundText };
-      return {
-        type: 'content',
-        // @ai-sdk/anthropic sends a custom part with these options as a `tool_reference` block.
-        value: outcome.names.map((toolName) => ({
-          type: 'custom' as const,
-          providerOptions: { anthropic: { type: 'tool-reference', toolName } },
-        })),
-      };
-    },
+    toModelOutput: ({ output }) => toToolReferenceOutput(output as ToolSearchOutcome),
   });
 }
 
@@ -125,10 +111,7 @@ function openAISearchTool(search: AdapterToolSearch, options: AISDKToolSearchOpt
     id: 'openai.tool_search',
     args: {
       execution: 'client',
-      description: searchDescription(
-        options,
-        'Load the tools for one step of your task from the namespaces listed.',
-      ),
+      description: options.description ?? loadFromNamespacesDescription,
       parameters: searchToolParameters(limit, maxLimit),
     },
     inputSchema: jsonSchema({

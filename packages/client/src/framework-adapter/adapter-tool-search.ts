@@ -4,7 +4,7 @@
  * search over them (the provider search handlers' own: limit, threshold, `alwaysInclude`,
  * `relativeScore`). Each adapter wraps the outcome in its framework's shapes.
  */
-import type { RegisteredTool } from '@switchboard/core';
+import { noToolFoundText, type RegisteredTool } from '@switchboard/core';
 import {
   createToolSearchRun,
   type ToolSearchOptions,
@@ -46,5 +46,33 @@ export function createAdapterToolSearch(
     toolsByName,
     isDeferred,
     search: createToolSearchRun({ toolsByName, isDeferred }, options, toolName),
+  };
+}
+
+/** A model output of AI SDK parts (as `toModelOutput` returns it, in the AI SDK and in Mastra). */
+export type ToolReferenceOutput =
+  | { type: 'error-text' | 'text'; value: string }
+  | {
+      type: 'content';
+      value: Array<{
+        type: 'custom';
+        providerOptions: { anthropic: { type: 'tool-reference'; toolName: string } };
+      }>;
+    };
+
+/**
+ * A search outcome as the model's tool result for Claude: one custom part per tool found, which
+ * `@ai-sdk/anthropic` sends as a `tool_reference` block (loading that deferred tool); a text when
+ * nothing fits; an error text when the arguments were refused.
+ */
+export function toToolReferenceOutput(outcome: ToolSearchOutcome): ToolReferenceOutput {
+  if ('refused' in outcome) return { type: 'error-text', value: outcome.refused };
+  if (outcome.names.length === 0) return { type: 'text', value: noToolFoundText };
+  return {
+    type: 'content',
+    value: outcome.names.map((toolName) => ({
+      type: 'custom',
+      providerOptions: { anthropic: { type: 'tool-reference', toolName } },
+    })),
   };
 }

@@ -15,28 +15,18 @@
  *     tools: toMastraToolSearch(connection, { provider: 'anthropic', searcher: selector }) });
  */
 import { createTool } from '@mastra/core/tools';
-import {
-  type JsonSchema,
-  noToolFoundText,
-  perStepSearchGuidance,
-  sanitizeToolName,
-  toolSearchDefaults,
-} from '@switchboard/core';
+import { type JsonSchema, sanitizeToolName, toolSearchDefaults } from '@switchboard/core';
 import {
   type AdapterToolSearch,
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
+  toToolReferenceOutput,
 } from '../framework-adapter/adapter-tool-search.js';
 import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
 import type { ToolSearchOutcome } from '../tool-search/run-tool-search.js';
-import { searchToolParameters } from '../tool-search/search-tool-parameters.js';
-import {
-  type MastraModelOutput,
-  type MastraTool,
-  type MastraToolsOptions,
-  toMastraTool,
-} from './to-mastra-tools.js';
+import { loadToolsDescription, searchToolParameters } from '../tool-search/search-tool-parameters.js';
+import { type MastraTool, type MastraToolsOptions, toMastraTool } from './to-mastra-tools.js';
 
 /** Options of {@link toMastraToolSearch}. */
 export interface MastraToolSearchOptions extends MastraToolsOptions, AdapterToolSearchOptions {
@@ -95,9 +85,7 @@ function anthropicSearchTool(
   const maxLimit = options.maxLimit ?? toolSearchDefaults.maxLimit;
   return createTool({
     id,
-    description:
-      options.description ??
-      `Find the tools for one step of your task: loads the definitions of the few tools that fit, which you can call next. ${perStepSearchGuidance}`,
+    description: options.description ?? loadToolsDescription,
     inputSchema: searchToolParameters(limit, maxLimit) as JsonSchema as Parameters<
       typeof createTool
     >[0]['inputSchema'],
@@ -106,26 +94,6 @@ function anthropicSearchTool(
       if ('refused' in outcome) return outcome;
       return { ...outcome, names: outcome.names.map((name) => idOf.get(name) ?? sanitizeToolName(name)) };
     },
-    toModelOutput: (output: unknown): MastraModelOutput | ToolReferenceOutput => {
-      const outcome = output as ToolSearchOutcome;
-      if ('refused' in outcome) return { type: 'error-text', value: outcome.refused };
-      if (outcome.names.length === 0) return { type: 'text', value: noToolFoundText };
-      return {
-        type: 'content',
-        value: outcome.names.map((toolName) => ({
-          type: 'custom' as const,
-          providerOptions: { anthropic: { type: 'tool-reference' as const, toolName } },
-        })),
-      };
-    },
+    toModelOutput: (output: unknown) => toToolReferenceOutput(output as ToolSearchOutcome),
   }) as MastraTool;
-}
-
-/** A model output of custom parts (the AI SDK's), which `@ai-sdk/anthropic` sends as `tool_reference` blocks. */
-interface ToolReferenceOutput {
-  type: 'content';
-  value: Array<{
-    type: 'custom';
-    providerOptions: { anthropic: { type: 'tool-reference'; toolName: string } };
-  }>;
 }

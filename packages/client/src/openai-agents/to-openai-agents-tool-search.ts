@@ -8,7 +8,7 @@
  *   const agent = new Agent({ name, model, tools: toOpenAIAgentsToolSearch(connection, { searcher: selector }) });
  */
 import { type FunctionTool, type Tool, toolNamespace, toolSearchTool } from '@openai/agents';
-import { perStepSearchGuidance, type RegisteredTool, toolSearchDefaults } from '@switchboard/core';
+import { type RegisteredTool, toolSearchDefaults } from '@switchboard/core';
 import {
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
@@ -16,7 +16,10 @@ import {
 import type { ToolSource } from '../framework-adapter/tool-source.js';
 import { toolsOf } from '../framework-adapter/tool-source.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
-import { searchToolParameters } from '../tool-search/search-tool-parameters.js';
+import {
+  loadFromNamespacesDescription,
+  searchToolParameters,
+} from '../tool-search/search-tool-parameters.js';
 import { type OpenAIAgentsToolsOptions, toOpenAIAgentsTools } from './to-openai-agents-tools.js';
 
 /** Options of {@link toOpenAIAgentsToolSearch}. */
@@ -62,9 +65,7 @@ export function toOpenAIAgentsToolSearch(source: ToolSource, options: OpenAIAgen
   const maxLimit = options.maxLimit ?? toolSearchDefaults.maxLimit;
   const searchTool = toolSearchTool({
     execution: 'client',
-    description:
-      options.description ??
-      `Load the tools for one step of your task from the namespaces listed. ${perStepSearchGuidance}`,
+    description: options.description ?? loadFromNamespacesDescription,
     parameters: searchToolParameters(limit, maxLimit),
     // The runner turns the tools returned into the `tool_search_output`; none tells the model nothing fits.
     execute: async ({ toolCall }) => {

@@ -3,33 +3,15 @@
 // keyword searcher (standing in for the selector), and a scripted model that sees only what the
 // provider would show it — the tools not deferred, plus those a search loaded — so it can call a
 // tool only after searching for it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toAISDKToolSearch } from '../../src/ai-sdk/index.js';
-import { connectMcp, type McpConnection } from '../../src/index.js';
-import { keywordSearcher } from '../helpers/keyword-searcher.js';
+import { useSearchServers } from '../helpers/search-servers.js';
 import type { CallOptions } from './scripted-model.js';
 
-let connection: McpConnection;
-let folder: string;
-beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'sb-ai-sdk-search-'));
-  connection = await connectMcp(
-    { everything: everythingStdio(), memory: memoryStdio(join(folder, 'memory.jsonl')) },
-    { approval: 'never' },
-  );
-});
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const searcher = () => keywordSearcher(() => Object.values(connection.tools));
+const servers = useSearchServers();
+const searcher = servers.searcher;
 const getSum = 'mcp__everything__get-sum';
 
 type Visible = { provider: 'anthropic' | 'openai'; search: string };
@@ -110,7 +92,7 @@ function searchingModel(view: Visible, seen: string[][]): MockLanguageModelV3 {
 
 describe('toAISDKToolSearch, Anthropic: deferred tools and a search answered with tool references', () => {
   it('defers every tool but the search and alwaysLoad, through providerOptions.anthropic', () => {
-    const tools = toAISDKToolSearch(connection, {
+    const tools = toAISDKToolSearch(servers.connection(), {
       provider: 'anthropic',
       searcher: searcher(),
       alwaysLoad: ['mcp__memory__read_graph'],
@@ -131,7 +113,11 @@ describe('toAISDKToolSearch, Anthropic: deferred tools and a search answered wit
     const model = searchingModel(view, seen);
     const result = await generateText({
       model,
-      tools: toAISDKToolSearch(connection, { provider: 'anthropic', searcher: searcher(), limit: 1 }),
+      tools: toAISDKToolSearch(servers.connection(), {
+        provider: 'anthropic',
+        searcher: searcher(),
+        limit: 1,
+      }),
       stopWhen: stepCountIs(5),
       prompt: 'What is 2 + 3?',
     });
@@ -156,7 +142,7 @@ describe('toAISDKToolSearch, Anthropic: deferred tools and a search answered wit
   });
 
   it('tells the model when no tool fits, and refuses an empty query as an error', async () => {
-    const tools = toAISDKToolSearch(connection, { provider: 'anthropic', searcher: searcher() });
+    const tools = toAISDKToolSearch(servers.connection(), { provider: 'anthropic', searcher: searcher() });
     const run = (input: unknown) =>
       generateText({
         model: new MockLanguageModelV3({
@@ -187,7 +173,7 @@ describe('toAISDKToolSearch, Anthropic: deferred tools and a search answered wit
 
 describe('toAISDKToolSearch, OpenAI: deferred namespaced functions and a client-executed tool_search', () => {
   it('defers the functions in one namespace per server, and adds openai.tool_search with execution client', () => {
-    const tools = toAISDKToolSearch(connection, { provider: 'openai', searcher: searcher() });
+    const tools = toAISDKToolSearch(servers.connection(), { provider: 'openai', searcher: searcher() });
     const options = (name: string) =>
       tools[name]?.providerOptions?.openai as {
         deferLoading?: boolean;
@@ -212,7 +198,7 @@ describe('toAISDKToolSearch, OpenAI: deferred namespaced functions and a client-
     const model = searchingModel(view, seen);
     const result = await generateText({
       model,
-      tools: toAISDKToolSearch(connection, { provider: 'openai', searcher: searcher(), limit: 1 }),
+      tools: toAISDKToolSearch(servers.connection(), { provider: 'openai', searcher: searcher(), limit: 1 }),
       stopWhen: stepCountIs(5),
       prompt: 'What is 2 + 3?',
     });

@@ -2,38 +2,20 @@
 // stand-in) is bound to the search tool alone until it searches, then to the tools the search found;
 // the tool node runs the found tool on a real server. And `deferLoading` marks the tools the way
 // the LangChain provider packages pass on to the providers' hosted searches.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, type McpConnection } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { createLangChainToolSearch, toLangChainTools } from '../../src/langchain/index.js';
-import { keywordSearcher } from '../helpers/keyword-searcher.js';
+import { useSearchServers } from '../helpers/search-servers.js';
 import { callTool, ScriptedChatModel } from './scripted-chat-model.js';
 
-let connection: McpConnection;
-let folder: string;
-beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'sb-langchain-search-'));
-  connection = await connectMcp(
-    { everything: everythingStdio(), memory: memoryStdio(join(folder, 'memory.jsonl')) },
-    { approval: 'never' },
-  );
-});
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const searcher = () => keywordSearcher(() => Object.values(connection.tools));
+const servers = useSearchServers();
+const searcher = servers.searcher;
 const getSum = 'mcp__everything__get-sum';
 
 describe('createLangChainToolSearch in createReactAgent', () => {
   it('binds only the search until it searches, then the found tool, which the tool node runs', async () => {
-    const search = createLangChainToolSearch(connection, {
+    const search = createLangChainToolSearch(servers.connection(), {
       searcher: searcher(),
       limit: 1,
       alwaysLoad: ['mcp__memory__read_graph'],
@@ -73,7 +55,7 @@ describe('createLangChainToolSearch in createReactAgent', () => {
   });
 
   it('answers "no tool fits" with no tools when nothing matches', async () => {
-    const search = createLangChainToolSearch(connection, { searcher: searcher() });
+    const search = createLangChainToolSearch(servers.connection(), { searcher: searcher() });
     const message = (await search.searchTool.invoke({
       id: 'call_s',
       name: 'search_tools',
@@ -87,13 +69,13 @@ describe('createLangChainToolSearch in createReactAgent', () => {
 
 describe('toLangChainTools with deferLoading', () => {
   it('marks every tool but alwaysLoad extras.defer_loading for the providers’ hosted search', () => {
-    const tools = toLangChainTools(connection, {
+    const tools = toLangChainTools(servers.connection(), {
       deferLoading: true,
       alwaysLoad: ['mcp__memory__read_graph'],
     });
     const deferred = tools.filter((tool) => tool.extras?.defer_loading === true).map((tool) => tool.name);
     expect(deferred.length).toBe(tools.length - 1);
     expect(deferred).not.toContain('mcp__memory__read_graph');
-    expect(toLangChainTools(connection).some((tool) => tool.extras !== undefined)).toBe(false);
+    expect(toLangChainTools(servers.connection()).some((tool) => tool.extras !== undefined)).toBe(false);
   });
 });

@@ -3,32 +3,14 @@
 // search (answered by a keyword searcher standing in for the selector) gives Claude tool-reference
 // parts. The scripted model (the AI SDK's mock, the only stand-in) records what each turn was sent:
 // the first turn shows only the search, the second the tool it found, which then runs for real.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
-import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, type McpConnection } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { type MastraToolOutput, toMastraToolSearch } from '../../src/mastra/index.js';
-import { keywordSearcher } from '../helpers/keyword-searcher.js';
+import { useSearchServers } from '../helpers/search-servers.js';
 import { createScriptedModel, type LanguageModelV3CallOptions } from './scripted-language-model.js';
 
-let connection: McpConnection;
-let folder: string;
-beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'sb-mastra-search-'));
-  connection = await connectMcp(
-    { everything: everythingStdio(), memory: memoryStdio(join(folder, 'memory.jsonl')) },
-    { approval: 'never' },
-  );
-});
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const searcher = () => keywordSearcher(() => Object.values(connection.tools));
+const servers = useSearchServers();
+const searcher = servers.searcher;
 const getSum = 'mcp__everything__get-sum';
 
 /** What Claude would see on a turn: tools not deferred, plus those referenced by search results. */
@@ -61,7 +43,11 @@ describe('toMastraToolSearch in a Mastra Agent', () => {
       name: 'searching',
       instructions: 'Search for tools, then use them.',
       model,
-      tools: toMastraToolSearch(connection, { provider: 'anthropic', searcher: searcher(), limit: 1 }),
+      tools: toMastraToolSearch(servers.connection(), {
+        provider: 'anthropic',
+        searcher: searcher(),
+        limit: 1,
+      }),
     });
     const result = await agent.generate('What is 2 + 40?');
     expect(result.text).toBe('It is 42.');
@@ -79,7 +65,7 @@ describe('toMastraToolSearch in a Mastra Agent', () => {
       name: 'namespaces',
       instructions: 'Answer.',
       model,
-      tools: toMastraToolSearch(connection, {
+      tools: toMastraToolSearch(servers.connection(), {
         provider: 'openai',
         searcher: searcher(),
         alwaysLoad: ['mcp__memory__read_graph'],

@@ -3,9 +3,6 @@
 // answered by a keyword searcher (standing in for the selector), and a scripted model that sees only
 // what the Responses API would show it — namespaces and tools not deferred, plus the tools a
 // `tool_search_output` loaded — so it can call a tool only after searching for it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Agent,
   type AgentOutputItem,
@@ -15,28 +12,13 @@ import {
   setTracingDisabled,
   Usage,
 } from '@openai/agents';
-import { everythingStdio, memoryStdio } from '@switchboard/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, type McpConnection } from '../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toOpenAIAgentsToolSearch } from '../../src/openai-agents/index.js';
-import { keywordSearcher } from '../helpers/keyword-searcher.js';
+import { useSearchServers } from '../helpers/search-servers.js';
 
-let connection: McpConnection;
-let folder: string;
-beforeAll(async () => {
-  setTracingDisabled(true);
-  folder = mkdtempSync(join(tmpdir(), 'sb-agents-search-'));
-  connection = await connectMcp(
-    { everything: everythingStdio(), memory: memoryStdio(join(folder, 'memory.jsonl')) },
-    { approval: 'never' },
-  );
-});
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
-
-const searcher = () => keywordSearcher(() => Object.values(connection.tools));
+beforeAll(() => setTracingDisabled(true));
+const servers = useSearchServers();
+const searcher = servers.searcher;
 const getSum = 'mcp__everything__get_sum';
 
 /** What the Responses API shows the model: function tools not deferred, the search, and loaded tools. */
@@ -120,7 +102,7 @@ function searchingModel(seen: string[][]): Model & { requests: ModelRequest[] } 
 
 describe('toOpenAIAgentsToolSearch under the Agents SDK run loop', () => {
   it('defers the function tools in one namespace per server, alwaysLoad up front, beside a client tool_search', () => {
-    const tools = toOpenAIAgentsToolSearch(connection, {
+    const tools = toOpenAIAgentsToolSearch(servers.connection(), {
       searcher: searcher(),
       alwaysLoad: ['mcp__memory__read_graph'],
     });
@@ -143,7 +125,7 @@ describe('toOpenAIAgentsToolSearch under the Agents SDK run loop', () => {
     const agent = new Agent({
       name: 'searcher',
       model,
-      tools: toOpenAIAgentsToolSearch(connection, { searcher: searcher(), limit: 1 }),
+      tools: toOpenAIAgentsToolSearch(servers.connection(), { searcher: searcher(), limit: 1 }),
     });
     const result = await run(agent, 'What is 2 + 3?');
     expect(result.finalOutput).toBe('done');
@@ -157,7 +139,7 @@ describe('toOpenAIAgentsToolSearch under the Agents SDK run loop', () => {
   });
 
   it('loads nothing when no tool fits', async () => {
-    const tools = toOpenAIAgentsToolSearch(connection, { searcher: searcher() });
+    const tools = toOpenAIAgentsToolSearch(servers.connection(), { searcher: searcher() });
     const model: Model = {
       async getResponse(request) {
         const input = typeof request.input === 'string' ? [] : request.input;
