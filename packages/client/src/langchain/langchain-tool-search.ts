@@ -20,19 +20,18 @@
  */
 import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import {
-  noToolFoundText,
-  perStepSearchGuidance,
-  type RegisteredTool,
-  toolSearchDefaults,
-} from '@switchboard/core';
+import { noToolFoundText, perStepSearchGuidance, toolSearchDefaults } from '@switchboard/core';
 import {
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
 } from '../framework-adapter/adapter-tool-search.js';
 import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import { searchToolParameters } from '../tool-search/search-tool-parameters.js';
-import { type LangChainTool, type LangChainToolsOptions, toLangChainTool } from './to-langchain-tools.js';
+import {
+  createLangChainToolMaker,
+  type LangChainTool,
+  type LangChainToolsOptions,
+} from './to-langchain-tools.js';
 
 /** Options of {@link createLangChainToolSearch}. */
 export interface LangChainToolSearchOptions
@@ -65,15 +64,7 @@ export function createLangChainToolSearch(
   options: LangChainToolSearchOptions,
 ): LangChainToolSearch {
   const name = options.name ?? toolSearchDefaults.name;
-  const made = new WeakMap<RegisteredTool, LangChainTool>();
-  const langChainToolOf = (tool: RegisteredTool): LangChainTool => {
-    let existing = made.get(tool);
-    if (existing === undefined) {
-      existing = toLangChainTool(tool, options);
-      made.set(tool, existing);
-    }
-    return existing;
-  };
+  const langChainToolOf = createLangChainToolMaker(options);
   const current = () => createAdapterToolSearch(toolsOf(source, options), options, name);
   const limit = options.limit ?? toolSearchDefaults.limit;
   const maxLimit = options.maxLimit ?? toolSearchDefaults.maxLimit;

@@ -128,3 +128,21 @@ function isDeferred(tool: RegisteredTool, name: string, options: LangChainToolsO
 export function toLangChainTools(source: ToolSource, options: LangChainToolsOptions = {}): LangChainTool[] {
   return toolsOf(source, options).map((tool) => toLangChainTool(tool, options));
 }
+
+/**
+ * Makes each registered tool's LangChain tool once and hands out the same object after, so the
+ * tools bound to the model and the tool node's are the same objects across turns.
+ */
+export function createLangChainToolMaker(
+  options: LangChainToolsOptions = {},
+): (tool: RegisteredTool) => LangChainTool {
+  const made = new WeakMap<RegisteredTool, LangChainTool>();
+  return (tool) => {
+    let existing = made.get(tool);
+    if (existing === undefined) {
+      existing = toLangChainTool(tool, options);
+      made.set(tool, existing);
+    }
+    return existing;
+  };
+}
