@@ -3,13 +3,13 @@
  * (`ai` 6). Any new export added here becomes public API: use named exports, not wildcards.
  */
 export type { AdapterToolOptions } from '../framework-adapter/adapter-tool.js';
-export type { AdapterToolSearchOptions } from '../framework-adapter/adapter-tool-search.js';
 export type {
   AdapterSelectOptions,
   ToolSelectorLike,
   ToolSource,
   ToolSourceOptions,
 } from '../framework-adapter/tool-source.js';
+export type { AdapterToolSearchOptions } from '../tool-search/adapter-tool-search.js';
 export type { AISDKPrepareStepOptions } from './create-ai-sdk-prepare-step.js';
 export { createAISDKPrepareStep } from './create-ai-sdk-prepare-step.js';
 export { toAISDKMessages, toAISDKResourceContent } from './to-ai-sdk-messages.js';

@@ -17,13 +17,13 @@
 import { toolSearchDefaults } from '@switchboard/core';
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from 'ai';
 import { toAdapterTool } from '../framework-adapter/adapter-tool.js';
+import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import {
   type AdapterToolSearch,
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
   toToolReferenceOutput,
-} from '../framework-adapter/adapter-tool-search.js';
-import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
+} from '../tool-search/adapter-tool-search.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
 import type { ToolSearchOutcome } from '../tool-search/run-tool-search.js';
 import {

@@ -21,11 +21,11 @@
 import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { noToolFoundText, perStepSearchGuidance, toolSearchDefaults } from '@switchboard/core';
+import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import {
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
-} from '../framework-adapter/adapter-tool-search.js';
-import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
+} from '../tool-search/adapter-tool-search.js';
 import { searchToolParameters } from '../tool-search/search-tool-parameters.js';
 import {
   createLangChainToolMaker,

@@ -16,13 +16,13 @@
  */
 import { createTool } from '@mastra/core/tools';
 import { type JsonSchema, sanitizeToolName, toolSearchDefaults } from '@switchboard/core';
+import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import {
   type AdapterToolSearch,
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
   toToolReferenceOutput,
-} from '../framework-adapter/adapter-tool-search.js';
-import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
+} from '../tool-search/adapter-tool-search.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
 import type { ToolSearchOutcome } from '../tool-search/run-tool-search.js';
 import { loadToolsDescription, searchToolParameters } from '../tool-search/search-tool-parameters.js';

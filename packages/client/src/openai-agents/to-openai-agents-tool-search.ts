@@ -9,12 +9,12 @@
  */
 import { type FunctionTool, type Tool, toolNamespace, toolSearchTool } from '@openai/agents';
 import { type RegisteredTool, toolSearchDefaults } from '@switchboard/core';
+import type { ToolSource } from '../framework-adapter/tool-source.js';
+import { toolsOf } from '../framework-adapter/tool-source.js';
 import {
   type AdapterToolSearchOptions,
   createAdapterToolSearch,
-} from '../framework-adapter/adapter-tool-search.js';
-import type { ToolSource } from '../framework-adapter/tool-source.js';
-import { toolsOf } from '../framework-adapter/tool-source.js';
+} from '../tool-search/adapter-tool-search.js';
 import { serverNamespaces } from '../tool-search/openai-namespace-tools.js';
 import {
   loadFromNamespacesDescription,

@@ -5,12 +5,8 @@
  * `relativeScore`). Each adapter wraps the outcome in its framework's shapes.
  */
 import { noToolFoundText, type RegisteredTool } from '@switchboard/core';
-import {
-  createToolSearchRun,
-  type ToolSearchOptions,
-  type ToolSearchOutcome,
-} from '../tool-search/run-tool-search.js';
-import { toProviderToolNames } from './provider-tool-names.js';
+import { toProviderToolNames } from '../framework-adapter/provider-tool-names.js';
+import { createToolSearchRun, type ToolSearchOptions, type ToolSearchOutcome } from './run-tool-search.js';
 
 /** Options every adapter's tool search takes. */
 export interface AdapterToolSearchOptions extends ToolSearchOptions {
