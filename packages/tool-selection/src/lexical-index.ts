@@ -4,7 +4,7 @@
  * its own terms and reuses its scratch arrays, so search cost grows with matches, not with tools.
  */
 
-import { tokenize } from './text-tokens.js';
+import { type TokenizeOptions, tokenize } from './text-tokens.js';
 import type { ToolDocument } from './tool-document.js';
 
 /** Weight of each document field, as a term-frequency multiplier (a simple BM25F). */
@@ -29,6 +29,12 @@ export interface LexicalIndexOptions {
   b?: number;
   /** Field weights. */
   fieldWeights?: LexicalFieldWeights;
+  /**
+   * Terms of words beyond ASCII (`tokenize`'s `nonLatin`): character pairs for Chinese, Japanese,
+   * Korean and Thai, a prefix for other inflected scripts; `'words'` indexes each run of letters
+   * whole. @default 'ngrams'
+   */
+  nonLatin?: 'ngrams' | 'words';
 }
 
 /** One search hit. */
@@ -66,6 +72,7 @@ interface Postings {
 /** Creates an empty BM25 index. */
 export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIndex {
   const k1 = options.k1 ?? 1.5;
+  const tokenizeOptions: TokenizeOptions = { nonLatin: options.nonLatin ?? 'ngrams' };
   const b = options.b ?? 0.75;
   const weights = {
     name: options.fieldWeights?.name ?? 2,
@@ -125,7 +132,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
     let distinct = 0;
     const addField = (text: string, weight: number) => {
       if (!text || weight <= 0) return;
-      for (const term of tokenize(text)) {
+      for (const term of tokenize(text, tokenizeOptions)) {
         const id = termId(term);
         if (documentFrequencies[id] === 0) {
           if (distinct === documentTerms.length) {
@@ -239,7 +246,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): LexicalIn
   function search(query: string, searchOptions: { limit?: number } = {}): LexicalHit[] {
     const limit = searchOptions.limit ?? 10;
     if (liveCount === 0 || limit <= 0) return [];
-    const terms = [...new Set(tokenize(query))];
+    const terms = [...new Set(tokenize(query, tokenizeOptions))];
     if (terms.length === 0) return [];
     if (scores.length < ids.length) {
       scores = new Float64Array(ids.length * 2);

@@ -13,6 +13,14 @@ const stopWords = new Set(
 export interface TokenizeOptions {
   /** Keep stop words. @default false */
   keepStopWords?: boolean;
+  /**
+   * Terms of words with letters beyond ASCII: `'ngrams'` splits scripts written without spaces
+   * (Chinese, Japanese, Korean, Thai, …) into overlapping character pairs and adds a 5-letter prefix
+   * to other words (Russian, Greek, accented Latin, …), so inflected forms meet; `'words'` keeps
+   * each run of letters as one term (before 0.x: a Chinese sentence was one term). ASCII words are
+   * the same either way. @default 'ngrams'
+   */
+  nonLatin?: 'ngrams' | 'words';
 }
 
 const LOWER = 1;
@@ -39,7 +47,9 @@ function kind(text: string, index: number): number {
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const terms: string[] = [];
   const keepStopWords = options.keepStopWords === true;
+  const ngrams = options.nonLatin !== 'words';
   const length = text.length;
+  let nonAscii = false;
   let start = -1;
   let previous = 0;
   for (let index = 0; index <= length; index++) {
@@ -55,13 +65,60 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     }
     if (boundary && start !== -1) {
       const raw = text.slice(start, index).toLowerCase();
-      if (keepStopWords || !stopWords.has(raw)) terms.push(stemCached(raw));
+      if (nonAscii && ngrams) pushNonLatinTerms(raw, terms);
+      else if (keepStopWords || !stopWords.has(raw)) terms.push(stemCached(raw));
       start = -1;
+      nonAscii = false;
     }
     if (current !== 0 && start === -1) start = index;
+    if (current === OTHER_WORD) nonAscii = true;
     previous = current;
   }
   return terms;
+}
+
+// Scripts written without spaces between words: a run of them is one "word" to the splitter above.
+const unspacedScript =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]/u;
+
+/** Letters of a prefix term: long enough to keep a stem apart, short enough to drop most endings. */
+const PREFIX_LENGTH = 5;
+
+/**
+ * Terms of a word with letters beyond ASCII. Runs of an unspaced script become overlapping
+ * character pairs ("天气预报" → 天气, 气预, 预报), the standard for CJK search without a
+ * dictionary: a query shares pairs with a description even when its words are cut differently.
+ * Other runs (Cyrillic, Greek, accented Latin, ASCII inside a CJK run) keep the word and, when
+ * longer, add its first letters as a term, so "посылки" and "посылку" meet.
+ */
+function pushNonLatinTerms(word: string, terms: string[]): void {
+  const characters = Array.from(word);
+  let run: string[] = [];
+  let unspaced = false;
+  const flush = () => {
+    if (run.length === 0) return;
+    if (unspaced) {
+      if (run.length === 1) terms.push(run[0] as string);
+      for (let index = 0; index + 1 < run.length; index++) terms.push(`${run[index]}${run[index + 1]}`);
+    } else {
+      const text = run.join('');
+      terms.push(stemCached(text));
+      if (run.length > PREFIX_LENGTH && !isAscii(text)) terms.push(run.slice(0, PREFIX_LENGTH).join(''));
+    }
+    run = [];
+  };
+  for (const character of characters) {
+    const isUnspaced = unspacedScript.test(character);
+    if (run.length > 0 && isUnspaced !== unspaced) flush();
+    unspaced = isUnspaced;
+    run.push(character);
+  }
+  flush();
+}
+
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 127) return false;
+  return true;
 }
 
 // Words repeat (a catalogue has a few thousand distinct ones): remembering their stems made

@@ -41,7 +41,8 @@ export interface SelectOptions {
   minScore?: number;
   /**
    * Return no ranked tool (only `alwaysInclude`) when the most similar tool's cosine similarity is
-   * below this: the request fits none of the tools. Needs the dense signal (ignored without it).
+   * below this: the request fits none of the tools. Needs the dense signal (ignored without it, and
+   * for a query of no word the model knows, which only BM25 can judge).
    * The README's "Abstaining" table gives what each value costs on BFCL. @default off
    */
   minSimilarity?: number;
@@ -438,6 +439,9 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     minSimilarity: number | undefined,
   ): boolean {
     if (minSimilarity === undefined || !index || index.size === 0 || !vector) return false;
+    // A query of no word the model knows (text in a script it was not trained on, e.g. Chinese)
+    // embeds to zeros: the cosine says nothing about it, so BM25 alone decides (no hit, no tool).
+    if (isZeroVector(vector)) return false;
     return (dense[0]?.score ?? 0) < minSimilarity;
   }
 

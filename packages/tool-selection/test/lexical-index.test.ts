@@ -27,6 +27,18 @@ describe('createLexicalIndex', () => {
     expect(index.search('entities memory')[0]?.id).toBe('memory.create_entities');
   });
 
+  it('finds a tool described in Chinese from a query that cuts its words differently', () => {
+    const index = build();
+    index.add('weather', toToolDocument({ name: 'get-weather', description: '获取中国国内的天气预报信息' }));
+    index.add('route', toToolDocument({ name: 'directions', description: '计算出发地到目的地的距离和路线' }));
+    expect(index.search('国内天气预报')[0]?.id).toBe('weather');
+    expect(index.search('目的地路线')[0]?.id).toBe('route');
+    // Indexed whole, a Chinese sentence is one term: the same queries find nothing.
+    const whole = createLexicalIndex({ nonLatin: 'words' });
+    whole.add('weather', toToolDocument({ name: 'get-weather', description: '获取中国国内的天气预报信息' }));
+    expect(whole.search('国内天气预报')).toEqual([]);
+  });
+
   it('removes and replaces documents incrementally', () => {
     const index = build();
     expect(index.remove('get-sum')).toBe(true);

@@ -130,8 +130,22 @@ describe('createToolSelector on the official servers’ tools', () => {
     expect(none.map((item) => [item.tool.originalName, item.signals.alwaysIncluded])).toEqual([
       ['echo', true],
     ]);
-    // Unknown words have no vector: nothing is similar enough.
+    // Unknown words have no vector, and no BM25 hit either: nothing.
     expect(await selector.select('qwxz vbnmt', { minSimilarity: 0.1, alwaysInclude: [] })).toEqual([]);
+  });
+
+  it('leaves a query the model cannot embed (Chinese) to BM25 under minSimilarity', async () => {
+    const registry = registryWithOfficialTools();
+    registry.register({
+      server: 'weather',
+      name: 'get-weather',
+      description: '获取中国国内的天气预报信息',
+      inputSchema: { type: 'object' },
+    });
+    const selector = selectorFor(registry);
+    const found = await selector.select('国内天气预报', { minSimilarity: 0.3, alwaysInclude: [] });
+    expect(originalNames(found)[0]).toBe('get-weather');
+    expect(found[0]?.signals.dense).toBeUndefined();
   });
 
   it('drops a removed server’s tools from every later select()', async () => {

@@ -5,6 +5,12 @@
 
 export type { LangChainApprovalAnswer, LangChainApprovalRequest } from './langchain-approval.js';
 export type { LangChainToolArtifact } from './langchain-tool-artifact.js';
+export type {
+  LangChainToolSearch,
+  LangChainToolSearchArtifact,
+  LangChainToolSearchOptions,
+} from './langchain-tool-search.js';
+export { createLangChainToolSearch } from './langchain-tool-search.js';
 export type { LangChainToolSelection, LangChainToolSelectionOptions } from './select-langchain-tools.js';
 export { createLangChainToolSelection, latestUserText } from './select-langchain-tools.js';
 export type { LangChainContent } from './to-langchain-content.js';

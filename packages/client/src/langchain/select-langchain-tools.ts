@@ -11,14 +11,17 @@
  */
 
 import type { BaseMessage } from '@langchain/core/messages';
-import type { RegisteredTool } from '@switchboard/core';
 import {
   type AdapterSelectOptions,
   selectTools,
   type ToolSource,
   toolsOf,
 } from '../framework-adapter/tool-source.js';
-import { type LangChainTool, type LangChainToolsOptions, toLangChainTool } from './to-langchain-tools.js';
+import {
+  createLangChainToolMaker,
+  type LangChainTool,
+  type LangChainToolsOptions,
+} from './to-langchain-tools.js';
 
 /** Options of {@link createLangChainToolSelection}. */
 export interface LangChainToolSelectionOptions extends LangChainToolsOptions {
@@ -47,15 +50,7 @@ export function createLangChainToolSelection(
   source: ToolSource,
   options: LangChainToolSelectionOptions,
 ): LangChainToolSelection {
-  const made = new WeakMap<RegisteredTool, LangChainTool>();
-  const langChainToolOf = (tool: RegisteredTool): LangChainTool => {
-    let existing = made.get(tool);
-    if (existing === undefined) {
-      existing = toLangChainTool(tool, options);
-      made.set(tool, existing);
-    }
-    return existing;
-  };
+  const langChainToolOf = createLangChainToolMaker(options);
   return {
     tools: () => toolsOf(source, options).map(langChainToolOf),
     async select(messages, selectOptions = {}) {

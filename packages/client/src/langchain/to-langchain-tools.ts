@@ -27,6 +27,14 @@ export interface LangChainToolsOptions
    * @default 'interrupt'
    */
   approvals?: 'interrupt' | 'client';
+  /**
+   * Mark the tools `extras: { defer_loading: true }`, which `@langchain/anthropic` and
+   * `@langchain/openai` send as `defer_loading`: the model sees a tool only once the provider's
+   * hosted tool search loads it (add that search tool yourself). @default false
+   */
+  deferLoading?: boolean;
+  /** Tools sent up front despite `deferLoading`, by public or LangChain name. @default [] */
+  alwaysLoad?: readonly string[];
 }
 
 /** A LangChain tool made from a registered tool (its result is a ToolMessage, or content and artifact). */
@@ -102,8 +110,15 @@ export function toLangChainTool(tool: RegisteredTool, options: LangChainToolsOpt
       tool: tool.originalName,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
     },
+    ...(isDeferred(tool, adapter.name, options) ? { extras: { defer_loading: true } } : {}),
     func: (input: unknown, _runManager: unknown, config?: ToolRunnableConfig) => run(input, config),
   }) as LangChainTool;
+}
+
+function isDeferred(tool: RegisteredTool, name: string, options: LangChainToolsOptions): boolean {
+  if (options.deferLoading !== true) return false;
+  const alwaysLoad = options.alwaysLoad ?? [];
+  return !alwaysLoad.includes(name) && !alwaysLoad.includes(tool.name);
 }
 
 /**
@@ -112,4 +127,22 @@ export function toLangChainTool(tool: RegisteredTool, options: LangChainToolsOpt
  */
 export function toLangChainTools(source: ToolSource, options: LangChainToolsOptions = {}): LangChainTool[] {
   return toolsOf(source, options).map((tool) => toLangChainTool(tool, options));
+}
+
+/**
+ * Makes each registered tool's LangChain tool once and hands out the same object after, so the
+ * tools bound to the model and the tool node's are the same objects across turns.
+ */
+export function createLangChainToolMaker(
+  options: LangChainToolsOptions = {},
+): (tool: RegisteredTool) => LangChainTool {
+  const made = new WeakMap<RegisteredTool, LangChainTool>();
+  return (tool) => {
+    let existing = made.get(tool);
+    if (existing === undefined) {
+      existing = toLangChainTool(tool, options);
+      made.set(tool, existing);
+    }
+    return existing;
+  };
 }

@@ -5,6 +5,8 @@
 
 export type { MastraPrepareStep, MastraPrepareStepOptions } from './create-mastra-prepare-step.js';
 export { createMastraPrepareStep, latestUserText } from './create-mastra-prepare-step.js';
+export type { MastraToolSearchOptions } from './to-mastra-tool-search.js';
+export { toMastraToolSearch } from './to-mastra-tool-search.js';
 export type {
   MastraModelOutput,
   MastraTool,

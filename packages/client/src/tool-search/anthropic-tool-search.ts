@@ -15,13 +15,12 @@
 import {
   type AnthropicTool,
   type AnthropicToolSearchResult,
-  perStepSearchGuidance,
   toAnthropicToolReferences,
   toolSearchDefaults,
 } from '@switchboard/core';
 import type { ProviderTools } from '../provider-tools.js';
 import { createToolSearchRun, type ToolSearchOptions } from './run-tool-search.js';
-import { searchToolParameters } from './search-tool-parameters.js';
+import { loadToolsDescription, searchToolParameters } from './search-tool-parameters.js';
 
 /** Options of {@link createAnthropicToolSearch}. */
 export interface AnthropicToolSearchOptions extends ToolSearchOptions {
@@ -66,9 +65,7 @@ export function createAnthropicToolSearch(
   return {
     tool: {
       name,
-      description:
-        options.description ??
-        `Find the tools for one step of your task: loads the definitions of the few tools that fit, which you can call next. ${perStepSearchGuidance}`,
+      description: options.description ?? loadToolsDescription,
       input_schema: searchToolParameters(limit, maxLimit),
     },
     isSearch: (block) => block.name === name && (block.type === undefined || block.type === 'tool_use'),

@@ -41,22 +41,15 @@ export function toOpenAINamespaces(
   const flat = toOpenAITools(source, { ...options, strict: options.strict ?? false });
   const deferLoading = options.deferLoading ?? true;
   const alwaysLoad = new Set(options.alwaysLoad ?? []);
-  const byServer = new Map<string, { namespace: OpenAINamespaceTool; tools: RegisteredTool[] }>();
-  const usedNames = new Set<string>();
+  const namespaces = serverNamespaces(flat.toolsByName.values(), options.descriptions);
+  const byServer = new Map<string, OpenAINamespaceTool>();
   for (const definition of flat.tools) {
     const registered = flat.toolsByName.get(definition.name) as RegisteredTool;
-    let group = byServer.get(registered.server);
-    if (!group) {
-      group = {
-        namespace: {
-          type: 'namespace',
-          name: uniqueName(registered.server, usedNames),
-          description: '',
-          tools: [],
-        },
-        tools: [],
-      };
-      byServer.set(registered.server, group);
+    let namespace = byServer.get(registered.server);
+    if (!namespace) {
+      const { name, description } = namespaces.get(registered.server) as ServerNamespace;
+      namespace = { type: 'namespace', name, description, tools: [] };
+      byServer.set(registered.server, namespace);
     }
     const fn: OpenAINamespaceFunction = {
       type: 'function',
@@ -67,15 +60,41 @@ export function toOpenAINamespaces(
     if (definition.description !== '') fn.description = definition.description;
     if (deferLoading && !alwaysLoad.has(definition.name) && !alwaysLoad.has(registered.name))
       fn.defer_loading = true;
-    group.namespace.tools.push(fn);
-    group.tools.push(registered);
+    namespace.tools.push(fn);
   }
-  const tools: OpenAINamespaceTool[] = [];
-  for (const [server, group] of byServer) {
-    group.namespace.description = options.descriptions?.[server] ?? defaultDescription(server, group.tools);
-    tools.push(group.namespace);
+  return { tools: [...byServer.values()], lossy: flat.lossy, toolsByName: flat.toolsByName };
+}
+
+/** A server's namespace: a provider-safe name unique among the servers, and what it is for. */
+export interface ServerNamespace {
+  name: string;
+  description: string;
+}
+
+/**
+ * One namespace per server of `tools`, in the order servers first appear: the server's name made
+ * provider-safe (a suffix where two meet), and `descriptions[server]` or one naming its first tools.
+ * The framework adapters group their deferred tools by the same names.
+ */
+export function serverNamespaces(
+  tools: Iterable<RegisteredTool>,
+  descriptions: Readonly<Record<string, string>> = {},
+): Map<string, ServerNamespace> {
+  const toolsOfServer = new Map<string, RegisteredTool[]>();
+  for (const tool of tools) {
+    const list = toolsOfServer.get(tool.server);
+    if (list) list.push(tool);
+    else toolsOfServer.set(tool.server, [tool]);
   }
-  return { tools, lossy: flat.lossy, toolsByName: flat.toolsByName };
+  const usedNames = new Set<string>();
+  const namespaces = new Map<string, ServerNamespace>();
+  for (const [server, serverTools] of toolsOfServer) {
+    namespaces.set(server, {
+      name: uniqueName(server, usedNames),
+      description: descriptions[server] ?? defaultDescription(server, serverTools),
+    });
+  }
+  return namespaces;
 }
 
 function uniqueName(server: string, used: Set<string>): string {

@@ -18,14 +18,13 @@ import {
   type OpenAIToolSearchCall,
   type OpenAIToolSearchOutput,
   type OpenAIToolSearchTool,
-  perStepSearchGuidance,
   SwitchboardError,
   toOpenAIToolSearchOutput,
   toolSearchDefaults,
 } from '@switchboard/core';
 import type { ProviderTools } from '../provider-tools.js';
 import { createToolSearchRun, type ToolSearchOptions } from './run-tool-search.js';
-import { searchToolParameters } from './search-tool-parameters.js';
+import { loadFromNamespacesDescription, searchToolParameters } from './search-tool-parameters.js';
 
 /** Options of {@link createOpenAIToolSearch}. */
 export interface OpenAIToolSearchOptions extends ToolSearchOptions {
@@ -69,9 +68,7 @@ export function createOpenAIToolSearch(
     tool: {
       type: 'tool_search',
       execution: 'client',
-      description:
-        options.description ??
-        `Load the tools for one step of your task from the namespaces listed. ${perStepSearchGuidance}`,
+      description: options.description ?? loadFromNamespacesDescription,
       parameters: searchToolParameters(limit, maxLimit),
     },
     isSearch: (item): item is OpenAIToolSearchCall =>

@@ -1,5 +1,5 @@
 /** The parameters of both provider search tools: a few words of one step, and how many tools. */
-import { type JsonSchema, toolSearchQueryDescription } from '@switchboard/core';
+import { type JsonSchema, perStepSearchGuidance, toolSearchQueryDescription } from '@switchboard/core';
 
 /** The JSON Schema of a search tool's input, with `maxLimit` and the default `limit` stated. */
 export function searchToolParameters(limit: number, maxLimit: number): JsonSchema {
@@ -18,3 +18,9 @@ export function searchToolParameters(limit: number, maxLimit: number): JsonSchem
     additionalProperties: false,
   };
 }
+
+/** What Claude's search tool says it does, with the per-step guidance (every Anthropic-shaped search). */
+export const loadToolsDescription = `Find the tools for one step of your task: loads the definitions of the few tools that fit, which you can call next. ${perStepSearchGuidance}`;
+
+/** What OpenAI's `tool_search` says it does, with the per-step guidance (every OpenAI-shaped search). */
+export const loadFromNamespacesDescription = `Load the tools for one step of your task from the namespaces listed. ${perStepSearchGuidance}`;

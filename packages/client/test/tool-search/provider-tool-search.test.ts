@@ -7,7 +7,6 @@
 
 import { readFileSync } from 'node:fs';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { RegisteredTool } from '@switchboard/core';
 import {
   anthropicVisibleTools,
   everythingStdio,
@@ -29,6 +28,7 @@ import {
   toOpenAINamespaces,
   toOpenAIToolOutput,
 } from '../../src/index.js';
+import { keywordSearcher as keywordSearcherOver } from '../helpers/keyword-searcher.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/provider-tool-search/${name}`, import.meta.url), 'utf8'));
@@ -43,24 +43,11 @@ afterAll(async () => {
   await connection?.close();
 });
 
-/** A keyword searcher standing in for the selector; it records what it was asked. */
+/** The keyword searcher over the connection's tools. */
 function keywordSearcher(
   calls: Array<{ query: string; options: ToolSearcherSelectOptions }> = [],
 ): ToolSearcher {
-  return {
-    async select(query, options = {}) {
-      calls.push({ query, options });
-      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-      return Object.values(connection.tools)
-        .map((tool: RegisteredTool) => {
-          const text = `${tool.originalName} ${tool.description}`.toLowerCase();
-          return { tool, score: words.filter((word) => text.includes(word)).length / words.length };
-        })
-        .filter((hit) => hit.score > 0)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, options.k ?? 8);
-    },
-  };
+  return keywordSearcherOver(() => Object.values(connection.tools), calls);
 }
 
 /** The body with its schemas left out: the fixtures' tools have other parameters than ours. */
