@@ -97,6 +97,7 @@ export type {
 } from './server/mcp-server.js';
 export { createMcpServer } from './server/mcp-server.js';
 export type { LegacySession, LegacySessionOptions, SessionOutlet } from './session/legacy-session.js';
+export type { SkillProvider } from './skills/skill-provider.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
 export { createStdioServerTransport } from './stdio/stdio-server-transport.js';
