@@ -9,7 +9,8 @@
  * Upstream `list_changed` flows through the registry; with a tool selector the gateway serves
  * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
  * and prompts are served too (`gateway-catalog.ts`), and their skills, namespaced per upstream and
- * verified on read (`gateway-skills.ts`).
+ * verified on read (`gateway-skills.ts`). An upstream's task reaches a downstream client that takes
+ * tasks, under a gateway id naming its origin (`gateway-tasks.ts`).
  */
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import {
@@ -41,6 +42,7 @@ import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
 import { GatewaySkills } from './gateway-skills.js';
+import { GatewayTasks } from './gateway-tasks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
 
@@ -200,6 +202,7 @@ function createGatewayServer(
     ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
     skillProviders: upstreamSkills,
+    taskRelay: new GatewayTasks(clients),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });

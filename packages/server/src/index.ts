@@ -101,6 +101,7 @@ export type { SkillProvider } from './skills/skill-provider.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
 export { createStdioServerTransport } from './stdio/stdio-server-transport.js';
+export type { RelayedTaskMethod, TaskRelay } from './tasks/task-relay.js';
 export type { DetailedTask, TaskStatus } from './tasks/task-store.js';
 export { tasksExtensionId } from './tasks/task-store.js';
 export type { ApprovalPrompt } from './tools/approval-prompt.js';

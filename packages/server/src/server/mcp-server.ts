@@ -56,6 +56,7 @@ import { skillsRoutes } from '../skills/skills-methods.js';
 import type { SkillsOptions } from '../skills/skills-provider.js';
 import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js';
 import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
+import type { TaskRelay } from '../tasks/task-relay.js';
 import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
 import { createRequestTelemetry, type RequestTelemetry } from '../telemetry/request-telemetry.js';
 import { type ApprovalPrompt, approvalPrompts } from '../tools/approval-prompt.js';
@@ -97,6 +98,11 @@ export interface McpServerOptions {
    * own. Each serves its files through its `readResource`. @default none
    */
   skillProviders?: SkillProvider[];
+  /**
+   * Tasks held elsewhere: `tasks/get`, `tasks/update` and `tasks/cancel` of an id this server's own
+   * store does not hold are asked of it (a gateway relays its upstreams' tasks). @default none
+   */
+  taskRelay?: TaskRelay;
   /**
    * Approval policy deciding which registry tools may be served and which need a person's yes:
    * `deny` hides a tool; `ask` is handled as `approvalPrompt` says. @default every tool is served
@@ -265,6 +271,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly seal: RequestStateSeal;
   readonly suspended: SuspendedCalls;
   readonly tasks = new TaskStore();
+  readonly taskRelay: TaskRelay | undefined;
   readonly cacheHint: CacheHint | undefined;
   readonly bus: ServerEventBus;
   readonly telemetry: RequestTelemetry;
@@ -296,6 +303,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     this.debug = options.debug ?? false;
     this.validator = options.validator ?? createArgumentValidator();
     this.cacheHint = options.cacheHint;
+    this.taskRelay = options.taskRelay;
     this.bus =
       options.bus ??
       new InMemoryServerEventBus((error) =>
