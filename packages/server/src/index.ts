@@ -77,6 +77,13 @@ export type {
   VerifiedToken,
 } from './http/protected-resource.js';
 export { createIntrospectionVerifier, createJwtVerifier } from './http/protected-resource.js';
+export type { ServerCard, ServerCardOptions, ServerCardRemote } from './http/server-card.js';
+export {
+  mcpCatalogPath,
+  serverCardMediaType,
+  serverCardSchema,
+  wellKnownServerCardPath,
+} from './http/server-card.js';
 export type { CacheHint } from './protocol/encode-result.js';
 export type { ProtocolEra } from './protocol/protocol-versions.js';
 export { legacyProtocolVersions, modernProtocolVersions } from './protocol/protocol-versions.js';

@@ -187,6 +187,10 @@ export interface McpConnectionHandle {
 export interface McpServer {
   readonly name: string;
   readonly version: string;
+  /** What the server says about itself (`serverInfo`: name, version, title). */
+  readonly info: Implementation;
+  /** Its instructions for the model, if any. */
+  readonly instructions: string | undefined;
   /** The registry of served tools (local tools are under server `local`). */
   readonly registry: ToolRegistry;
   readonly logger: Logger;
