@@ -10,7 +10,7 @@ import { type BearerTokenDigest, tokenDigest, tokenPrincipal } from './check-bea
 import { type HostPolicy, isLoopbackHost } from './check-host-and-origin.js';
 import type { BearerAuthOptions, HttpTransportOptions, ReadinessCheck } from './http-transport-options.js';
 import { createProtectedResource, type ProtectedResource } from './protected-resource.js';
-import type { ServerCardOptions } from './server-card.js';
+import type { ServerCardOptions } from './server-card-options.js';
 
 /** The options as the request path reads them: defaults applied, auth prepared. */
 export interface HttpConfig {

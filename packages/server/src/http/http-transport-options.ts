@@ -1,7 +1,7 @@
 /** Options and handle of the Streamable HTTP transport of `serve`. */
 import type { ClusterState } from '../cluster/cluster-state.js';
 import type { OAuthResourceOptions } from './protected-resource.js';
-import type { ServerCardOptions } from './server-card.js';
+import type { ServerCardOptions } from './server-card-options.js';
 
 /** One static bearer token and the principal it names (sessions and rate limits are bound to it). */
 export interface BearerTokenPrincipal {

@@ -14,6 +14,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allProtocolVersions } from '../protocol/protocol-versions.js';
 import type { McpServer } from '../server/mcp-server.js';
 import type { HttpConfig } from './http-options.js';
+import type { ServerCardOptions } from './server-card-options.js';
+
+export type { ServerCardOptions } from './server-card-options.js';
 
 /** The JSON Schema URI of the cards this server publishes. */
 export const serverCardSchema = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
@@ -26,19 +29,6 @@ export const mcpCatalogPath = '/.well-known/mcp/catalog.json';
 
 /** The well-known location of the card (earlier drafts; many hosts look there). */
 export const wellKnownServerCardPath = '/.well-known/mcp/server-card.json';
-
-/** What a card says beyond what the server knows of itself (`serve`'s `serverCard` option). */
-export interface ServerCardOptions {
-  /**
-   * The card's reverse-DNS `name` (`com.example/weather`).
-   * @default the request's host name, reversed, then `/` and the server's name
-   */
-  name?: string;
-  /** One line on what the server does (at most 100 characters). @default the server's title, else its instructions' first line */
-  description?: string;
-  /** The server's homepage or documentation. @default none */
-  websiteUrl?: string;
-}
 
 /** One remote endpoint of a card. */
 export interface ServerCardRemote {
