@@ -79,9 +79,13 @@ export function relayingExecute(
     try {
       // A downstream that takes tasks gets the upstream's task, if it answers with one (relayed
       // under a gateway id by `gateway-tasks.ts`); otherwise the task would be polled here.
-      const upstream = clients.client?.(tool.server) as (GatewayUpstreamClient & TasksClientPart) | undefined;
-      if (acceptsTasks(toolContextOf(options)) && upstream?.startTool !== undefined)
-        return relayedStart(tool.server, await upstream.startTool(tool.originalName, args, callOptions));
+      if (acceptsTasks(toolContextOf(options))) {
+        const upstream = clients.client?.(tool.server) as
+          | (GatewayUpstreamClient & TasksClientPart)
+          | undefined;
+        if (upstream?.startTool !== undefined)
+          return relayedStart(tool.server, await upstream.startTool(tool.originalName, args, callOptions));
+      }
       // Counted like every call of the set, the upstream's own answer unchanged.
       if (clients.relayTool !== undefined)
         return await clients.relayTool(tool.server, tool.originalName, args, callOptions);
