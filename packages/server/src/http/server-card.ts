@@ -14,7 +14,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allProtocolVersions } from '../protocol/protocol-versions.js';
 import type { McpServer } from '../server/mcp-server.js';
 import type { HttpConfig } from './http-options.js';
-import type { ServerCardOptions } from './server-card-options.js';
 
 export type { ServerCardOptions } from './server-card-options.js';
 
