@@ -262,6 +262,42 @@ describe('switchboard serve', () => {
     expect(missing.stderr).toContain('--skills: no folder at');
   });
 
+  it('publishes its Server Card; inspect and doctor read it, and a config with the site URL alone connects', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', '--config', configFile], {
+      env: { ...sandbox.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const [, url] = await waitForLine(child, /on (http:\/\/\S+)/);
+      const card = (await (await fetch(`${url}/server-card`)).json()) as { name: string; version: string };
+      expect(card).toMatchObject({
+        version: expect.any(String),
+        remotes: [{ type: 'streamable-http', url }],
+      });
+      // Only the site's origin in the config: the card says where the endpoint is.
+      const siteFile = join(sandbox.root, 'site.json');
+      sandbox.writeConfig(siteFile, { gateway: { url: new URL(url!).origin } });
+      const inspected = await sandbox.run(['inspect', 'gateway', '--config', siteFile, '--json']);
+      expect(inspected.code, inspected.stderr).toBe(0);
+      const report = JSON.parse(inspected.stdout);
+      expect(report.era).toBe('modern');
+      expect(report.serverCard).toMatchObject({
+        endpoint: url,
+        protocolVersions: expect.arrayContaining(['2026-07-28']),
+      });
+      expect(report.tools.map((tool: { name: string }) => tool.name)).toContain('mcp__everything__echo');
+      const text = await sandbox.run(['inspect', 'gateway', '--config', siteFile]);
+      expect(text.stdout).toContain(`card: ${card.name} ${card.version} → ${url}`);
+      const doctor = await sandbox.run(['doctor', 'gateway', '--config', siteFile, '--json']);
+      expect(JSON.parse(doctor.stdout).servers[0].serverCard).toMatchObject({
+        name: card.name,
+        endpoint: url,
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('refuses HTTP-only options without --http, exit 2', async () => {
     const run = await sandbox.run(['serve', '--port', '4000', '--config', configFile]);
     expect(run.code).toBe(2);

@@ -483,6 +483,14 @@ export class ConnectedMcpClient implements McpClient {
     }
   }
 
+  async getSkill(uri: string): Promise<Skill> {
+    try {
+      return (await (await this.skillsClient()).get(uri, { timeout: this.settings.requestTimeoutMs })).skill;
+    } catch (error) {
+      throw toClientError(error, this.scene('skills/get'));
+    }
+  }
+
   async readSkill(skill: Skill, ref?: string): Promise<SkillFile> {
     try {
       return await (await this.skillsClient()).read(skill, ref, { timeout: this.settings.requestTimeoutMs });

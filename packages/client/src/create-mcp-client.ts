@@ -4,7 +4,7 @@
  * its façade (`connected-mcp-client.ts`) with its telemetry, and opens its change streams.
  */
 import type { Transport } from '@modelcontextprotocol/client';
-import { loadOpenTelemetry, networkTransportOf } from '@switchboard/core';
+import { loadOpenTelemetry, networkTransportOf, silentLogger } from '@switchboard/core';
 import type { ClientTransportHandle } from './client-transport.js';
 import { isServerEntry, type ServerEntry } from './config/server-entry.js';
 import { type ConnectSettings, connectSettings, openConnection } from './connect-steps.js';
@@ -12,6 +12,7 @@ import { ConnectedMcpClient } from './connected-mcp-client.js';
 import type { NegotiatedSession } from './era-negotiation.js';
 import type { McpClient } from './mcp-client.js';
 import type { McpClientOptions } from './mcp-client-options.js';
+import { needsServerCard, resolveEntryFromCard } from './server-card.js';
 import type { OpenTelemetryApi } from './telemetry/open-telemetry-api.js';
 import type { ConnectionFacts } from './telemetry/request-telemetry.js';
 import { createRequestTelemetry } from './telemetry/request-tracing.js';
@@ -31,6 +32,10 @@ export async function connectMcpClient(
   source: ServerEntry | Transport,
   options: McpClientOptions = {},
 ): Promise<ConnectedMcpClient> {
+  // Step 0: a site's URL alone gets the endpoint (and version) its Server Card declares.
+  if (isServerEntry(source) && needsServerCard(source)) {
+    source = await resolveEntryFromCard(name, source, { logger: options.logger ?? silentLogger });
+  }
   const settings = connectSettings(name, source, options);
   // Loaded while connecting (once per process; undefined when not installed or not wanted).
   const openTelemetry = options.telemetry === false ? undefined : loadOpenTelemetry<OpenTelemetryApi>();

@@ -194,6 +194,13 @@ export { createRedactor } from './redactor.js';
 export type { CreatedTask } from './result-decoding.js';
 export type { ClientAuthOptions } from './server-auth.js';
 export { createServerAuthProvider } from './server-auth.js';
+export type {
+  FetchServerCardOptions,
+  ServerCard,
+  ServerCardLookup,
+  ServerCardRemote,
+} from './server-card.js';
+export { cardEndpoint, fetchServerCard, serverCardMediaType } from './server-card.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type {
   CallServerRequestHandlers,

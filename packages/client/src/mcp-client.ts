@@ -72,6 +72,8 @@ export interface McpClient {
   complete(params: CompleteRequest['params'], options?: McpRequestOptions): Promise<CompleteResult>;
   /** The server's skills (extension `io.modelcontextprotocol/skills`); empty when it declares none. Files are not fetched. */
   listSkills(): Promise<Skill[]>;
+  /** One skill's entry by its `SKILL.md` URI (`skills/get`), listed or not; checked as a listed entry is. */
+  getSkill(uri: string): Promise<Skill>;
   /** Reads one file of a skill (its `SKILL.md` by default) and verifies it against the skill's entry. */
   readSkill(skill: Skill, ref?: string): Promise<SkillFile>;
   /** Asks for log messages of `level` and above (2025: `logging/setLevel`; modern: on every request). */

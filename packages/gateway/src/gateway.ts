@@ -8,7 +8,9 @@
  * sampling and roots requests, asked of the downstream client (`forward-client-requests.ts`).
  * Upstream `list_changed` flows through the registry; with a tool selector the gateway serves
  * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
- * and prompts are served too (`gateway-catalog.ts`).
+ * and prompts are served too (`gateway-catalog.ts`), and their skills, namespaced per upstream and
+ * verified on read (`gateway-skills.ts`). An upstream's task reaches a downstream client that takes
+ * tasks, under a gateway id naming its origin (`gateway-tasks.ts`).
  */
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import {
@@ -39,6 +41,8 @@ import { createGatewayApps, type GatewayApps } from './gateway-apps.js';
 import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
+import { GatewaySkills } from './gateway-skills.js';
+import { GatewayTasks } from './gateway-tasks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
 
@@ -109,6 +113,12 @@ export interface GatewayOptions {
    * the upstreams' tools, as `createMcpServer({ skills })` does. @default none
    */
   skills?: SkillsOptions;
+  /**
+   * Serve the upstreams' skills (SEP-2640) beside the folder's: each upstream's under its own
+   * namespace (`skill://<server>/…`), entries and digests as the upstream published them, every
+   * file verified against its entry when it is read through the gateway. @default true
+   */
+  upstreamSkills?: boolean;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -157,6 +167,19 @@ function createGatewayServer(
   apps: GatewayApps,
 ): Gateway {
   const logger = options.logger ?? silentLogger;
+  const upstreamSkills =
+    (options.upstreamSkills ?? true)
+      ? [
+          new GatewaySkills({
+            source: clients,
+            logger,
+            ...(options.skills !== undefined ? { local: options.skills } : {}),
+            ...(options.upstreamListTimeoutMs !== undefined
+              ? { listTimeoutMs: options.upstreamListTimeoutMs }
+              : {}),
+          }),
+        ]
+      : [];
   const server = createMcpServer({
     // An MCP App's own call, by its upstream's tool name: relayed to the upstream whose app it is.
     unlistedTool: (name) => {
@@ -178,6 +201,8 @@ function createGatewayServer(
     ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
     ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
+    skillProviders: upstreamSkills,
+    taskRelay: new GatewayTasks(clients),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });

@@ -16,7 +16,9 @@ import {
   type RelayedTool,
 } from './forward-client-requests.js';
 import { forwardProgress } from './forward-progress.js';
+import type { GatewayUpstreamClient } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
+import { acceptsTasks, relayedStart, type TasksClientPart } from './gateway-tasks.js';
 
 /** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
 function upstreamCallOptions(
@@ -41,6 +43,10 @@ function upstreamCallOptions(
         }
       : {}),
   };
+}
+
+function toolContextOf(options: unknown): ToolContext | undefined {
+  return (options as { toolContext?: ToolContext } | undefined)?.toolContext;
 }
 
 /** An upstream's JSON-RPC error, relayed with its own code; other failures stay tool failures. */
@@ -71,6 +77,15 @@ export function relayingExecute(
       },
     );
     try {
+      // A downstream that takes tasks gets the upstream's task, if it answers with one (relayed
+      // under a gateway id by `gateway-tasks.ts`); otherwise the task would be polled here.
+      if (acceptsTasks(toolContextOf(options))) {
+        const upstream = clients.client?.(tool.server) as
+          | (GatewayUpstreamClient & TasksClientPart)
+          | undefined;
+        if (upstream?.startTool !== undefined)
+          return relayedStart(tool.server, await upstream.startTool(tool.originalName, args, callOptions));
+      }
       // Counted like every call of the set, the upstream's own answer unchanged.
       if (clients.relayTool !== undefined)
         return await clients.relayTool(tool.server, tool.originalName, args, callOptions);

@@ -77,6 +77,13 @@ export type {
   VerifiedToken,
 } from './http/protected-resource.js';
 export { createIntrospectionVerifier, createJwtVerifier } from './http/protected-resource.js';
+export type { ServerCard, ServerCardOptions, ServerCardRemote } from './http/server-card.js';
+export {
+  mcpCatalogPath,
+  serverCardMediaType,
+  serverCardSchema,
+  wellKnownServerCardPath,
+} from './http/server-card.js';
 export type { CacheHint } from './protocol/encode-result.js';
 export type { ProtocolEra } from './protocol/protocol-versions.js';
 export { legacyProtocolVersions, modernProtocolVersions } from './protocol/protocol-versions.js';
@@ -97,9 +104,11 @@ export type {
 } from './server/mcp-server.js';
 export { createMcpServer } from './server/mcp-server.js';
 export type { LegacySession, LegacySessionOptions, SessionOutlet } from './session/legacy-session.js';
+export type { SkillProvider } from './skills/skill-provider.js';
 export type { SkillsOptions } from './skills/skills-provider.js';
 export type { StdioServerTransportOptions } from './stdio/stdio-server-transport.js';
 export { createStdioServerTransport } from './stdio/stdio-server-transport.js';
+export type { RelayedTaskMethod, TaskRelay } from './tasks/task-relay.js';
 export type { DetailedTask, TaskStatus } from './tasks/task-store.js';
 export { tasksExtensionId } from './tasks/task-store.js';
 export type { ApprovalPrompt } from './tools/approval-prompt.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envelope, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createMcpServer, type ServeHandle, serve } from '../src/index.js';
+import { createMcpServer, type ServeHandle, type SkillProvider, serve } from '../src/index.js';
 
 let handle: ServeHandle & { url: string };
 let directory: string;
@@ -67,4 +67,57 @@ test('declares the extension, lists and gets the skill, and serves its files che
     { 'mcp-name': undefined },
   );
   expect(unknown.body.error?.code).toBe(-32602);
+});
+
+test('lists a folder and other skill providers as one paged listing, declared to both eras', async () => {
+  const extra = {
+    uri: 'skill://elsewhere/notes/SKILL.md',
+    frontmatter: { name: 'notes', description: 'Takes notes.' },
+    resources: 'dynamic' as const,
+  };
+  const provider: SkillProvider = {
+    specificationVersion: 'v1',
+    subscribable: false,
+    servesSkills: () => true,
+    listSkills: () => [extra],
+    getSkill: (uri) => (uri === extra.uri ? extra : undefined),
+    listResources: () => [],
+    listResourceTemplates: () => [],
+    readResource: () => undefined,
+  };
+  const server = createMcpServer({
+    name: 'skills-providers',
+    version: '1.0.0',
+    skills: { directory, pageSize: 1 },
+    skillProviders: [provider],
+  });
+  const served = (await serve(server, { transport: { type: 'http', port: 0 } })) as ServeHandle & {
+    url: string;
+  };
+  try {
+    const first = await post(served.url, 'skills/list', { _meta: envelope() });
+    expect(((first.body.result?.skills ?? []) as Array<{ uri: string }>).map((skill) => skill.uri)).toEqual([
+      'skill://release-notes/SKILL.md',
+    ]);
+    const second = await post(served.url, 'skills/list', {
+      cursor: first.body.result?.nextCursor,
+      _meta: envelope(),
+    });
+    expect(second.body.result?.skills).toEqual([extra]);
+    expect(second.body.result?.nextCursor).toBeUndefined();
+    const got = await post(
+      served.url,
+      'skills/get',
+      { uri: extra.uri, _meta: envelope() },
+      { 'mcp-name': undefined },
+    );
+    expect(got.body.result?.skill).toEqual(extra);
+    // A 2025 client sees the extension declared too (as the SDK's own extension declares it).
+    expect(server.capabilities('legacy')).toMatchObject({
+      extensions: { 'io.modelcontextprotocol/skills': {} },
+    });
+  } finally {
+    await served.close();
+    await server.close();
+  }
 });

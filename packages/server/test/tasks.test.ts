@@ -8,7 +8,14 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import { envelope, post } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer, defineTool, type ServeHandle, serve, tasksExtensionId } from '../src/index.js';
+import {
+  createMcpServer,
+  defineTool,
+  type ServeHandle,
+  serve,
+  type TaskRelay,
+  tasksExtensionId,
+} from '../src/index.js';
 
 const withTasks = { elicitation: {}, extensions: { [tasksExtensionId]: {} } };
 let handle: ServeHandle & { url: string };
@@ -142,4 +149,51 @@ describe('tasks', () => {
     ]);
     await client.close();
   });
+});
+
+test('a task relay answers for ids the store does not hold, and a relayed task answer goes out as is', async () => {
+  const asked: Array<{ method: string; taskId: string }> = [];
+  const relay: TaskRelay = {
+    specificationVersion: 'v1',
+    relay: async (method, params) => {
+      if (!params.taskId.startsWith('remote-')) return undefined;
+      asked.push({ method, taskId: params.taskId });
+      return method === 'tasks/get' ? { taskId: params.taskId, status: 'working', ttlMs: null } : {};
+    },
+  };
+  const relaying = createMcpServer({
+    name: 'relaying',
+    version: '1.0.0',
+    taskRelay: relay,
+    tools: [
+      defineTool({
+        name: 'elsewhere',
+        description: 'hands on a task it got from elsewhere',
+        execute: () => ({ resultType: 'task', taskId: 'remote-7', status: 'working', ttlMs: null }) as never,
+      }),
+    ],
+  });
+  const served = (await serve(relaying, { transport: { type: 'http', port: 0 } })) as ServeHandle & {
+    url: string;
+  };
+  try {
+    const call = await post(served.url, 'tools/call', {
+      name: 'elsewhere',
+      arguments: {},
+      _meta: envelope(withTasks),
+    });
+    expect(call.body.result).toMatchObject({ resultType: 'task', taskId: 'remote-7', status: 'working' });
+    const got = await post(served.url, 'tasks/get', { taskId: 'remote-7', _meta: envelope(withTasks) });
+    expect(got.body.result).toMatchObject({ taskId: 'remote-7', status: 'working' });
+    await post(served.url, 'tasks/cancel', { taskId: 'remote-7', _meta: envelope(withTasks) });
+    expect(asked).toEqual([
+      { method: 'tasks/get', taskId: 'remote-7' },
+      { method: 'tasks/cancel', taskId: 'remote-7' },
+    ]);
+    const unknown = await post(served.url, 'tasks/get', { taskId: 'nope', _meta: envelope(withTasks) });
+    expect(unknown.body.error?.message).toContain('"nope"');
+  } finally {
+    await served.close();
+    await relaying.close();
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * `switchboard doctor`: what is wrong and where. Per server: spawn/connect result and time,
  * handshake, tool count, estimated tokens of its tool definitions, and the name and schema problems
- * each provider would have with its tools; then the embedder and vector index tool selection would
+ * each provider would have with its tools, and a URL server's Server Card; then the embedder and vector index tool selection would
  * use, and why (`doctor-selection.ts`); and the config files read.
  */
 import { createMcpClient, type McpClient, type ServerConfig, type ServerEntry } from '@switchboard/client';
@@ -23,6 +23,7 @@ import { createPalette, createProgress } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
 import { checkSelection, printSelection, type SelectionReport } from './doctor-selection.js';
 import { checkTrust, printTrust } from './doctor-trust.js';
+import { describeServerCard, readServerCard, type ServerCardReport } from './server-card-report.js';
 import { describeTarget } from './servers-command.js';
 
 const targets: SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
@@ -51,6 +52,8 @@ interface ServerReport {
   listed?: McpToolDefinition[];
   estimatedTokens?: number;
   providers?: Record<string, ProviderReport>;
+  /** A URL server's Server Card (`null`: none published), read before connecting. */
+  serverCard?: ServerCardReport | null;
 }
 
 function convert(tool: McpToolDefinition, target: SchemaTarget) {
@@ -93,6 +96,13 @@ function checkProviders(server: string, tools: McpToolDefinition[]): Record<stri
 }
 
 async function checkServer(server: string, entry: ServerConfig): Promise<ServerReport> {
+  const card = readServerCard(entry);
+  const report = await connectAndCheck(server, entry);
+  const serverCard = await card;
+  return serverCard === undefined ? report : { ...report, serverCard };
+}
+
+async function connectAndCheck(server: string, entry: ServerConfig): Promise<ServerReport> {
   const started = performance.now();
   let client: McpClient | undefined;
   try {
@@ -174,6 +184,10 @@ function printReport(
     out(
       `  ${palette.green('✔')} ${report.server}  (${report.target})  connected in ${report.connectMs} ms — ${info}, MCP ${report.protocolVersion ?? '?'} (${report.era})`,
     );
+    if (report.serverCard !== undefined) {
+      const negotiated = { protocolVersion: report.protocolVersion, version: report.serverInfo?.version };
+      for (const line of describeServerCard(report.serverCard, negotiated)) out(`      ${line}`);
+    }
     out(`      ${report.tools} tools, ~${report.estimatedTokens} tokens of tool definitions`);
     for (const [target, provider] of Object.entries(report.providers ?? {})) {
       const state =

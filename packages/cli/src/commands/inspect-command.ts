@@ -1,9 +1,10 @@
-/** `switchboard inspect <server>`: server info, capabilities, tools, resources and prompts. */
+/** `switchboard inspect <server>`: server info, its Server Card (URL servers), capabilities, tools, resources and prompts. */
 import { createMcpClient, type ServerEntry } from '@switchboard/client';
 import type { CommandContext } from '../cli-command.js';
 import { ExitCode, UsageError } from '../cli-error.js';
 import { createPalette, createProgress } from '../cli-io.js';
 import { loadCliConfig, pickServers, printJson } from '../cli-session.js';
+import { describeServerCard, readServerCard } from './server-card-report.js';
 
 async function listOrEmpty<T>(supported: boolean, list: () => Promise<T[]>): Promise<T[]> {
   return supported ? list() : [];
@@ -17,7 +18,10 @@ export async function runInspectCommand(context: CommandContext): Promise<number
   const config = await loadCliConfig(context);
   const entry = pickServers(config, [server])[server]!;
   const progress = createProgress(context.io, `connecting ${server}…`);
+  // The card is read before (and beside) the connection: what the server says of itself up front.
+  const card = readServerCard(entry);
   const client = await createMcpClient(server, entry as ServerEntry).finally(() => progress.done());
+  const serverCard = await card;
   try {
     const capabilities = client.capabilities ?? {};
     const [tools, resources, templates, prompts] = await Promise.all([
@@ -33,6 +37,7 @@ export async function runInspectCommand(context: CommandContext): Promise<number
         era: client.era,
         protocolVersion: client.protocolVersion ?? null,
         instructions: client.instructions,
+        ...(serverCard !== undefined ? { serverCard } : {}),
         capabilities,
         tools,
         resources,
@@ -46,6 +51,10 @@ export async function runInspectCommand(context: CommandContext): Promise<number
     out(
       `${palette.bold(server)}: ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} over ${client.transportKind}, MCP ${client.protocolVersion ?? '?'} (${client.era === 'modern' ? 'modern, stateless' : 'legacy, initialize'})`,
     );
+    if (serverCard !== undefined) {
+      const negotiated = { protocolVersion: client.protocolVersion, version: client.serverInfo?.version };
+      for (const line of describeServerCard(serverCard, negotiated)) out(line);
+    }
     if (client.instructions) out(`instructions: ${client.instructions.split('\n')[0]}`);
     out(`capabilities: ${Object.keys(capabilities).join(', ') || 'none'}`);
     out();

@@ -10,6 +10,7 @@ import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { CacheHint } from '../protocol/encode-result.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { LegacySession } from '../session/legacy-session.js';
+import type { TaskRelay } from '../tasks/task-relay.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
 import type { ApprovalPrompt } from '../tools/approval-prompt.js';
@@ -33,6 +34,8 @@ export interface ServerScope {
   readonly suspended: SuspendedCalls;
   /** The tasks of the tasks extension (one store per server). */
   readonly tasks: TaskStore;
+  /** Tasks held elsewhere (a gateway's upstreams), asked for ids the store does not hold. */
+  readonly taskRelay?: TaskRelay | undefined;
   readonly logger: Logger;
   /** Put stack traces of failing tools into results. */
   readonly debug: boolean;

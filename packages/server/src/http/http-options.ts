@@ -10,6 +10,7 @@ import { type BearerTokenDigest, tokenDigest, tokenPrincipal } from './check-bea
 import { type HostPolicy, isLoopbackHost } from './check-host-and-origin.js';
 import type { BearerAuthOptions, HttpTransportOptions, ReadinessCheck } from './http-transport-options.js';
 import { createProtectedResource, type ProtectedResource } from './protected-resource.js';
+import type { ServerCardOptions } from './server-card-options.js';
 
 /** The options as the request path reads them: defaults applied, auth prepared. */
 export interface HttpConfig {
@@ -36,6 +37,8 @@ export interface HttpConfig {
   readonly retryRelayTimeoutMs: number;
   readonly drainTimeoutMs: number;
   readonly drainWaitsForIdleClose: boolean;
+  /** What the Server Card says beyond the server's own info; undefined when no card is published. */
+  readonly serverCard: ServerCardOptions | undefined;
 }
 
 /** Checks `options` and resolves them; throws a `CONFIG_INVALID` `ServerError` for a bad one. */
@@ -74,6 +77,7 @@ export function resolveHttpOptions(options: HttpTransportOptions, logger: Logger
     retryRelayTimeoutMs: options.retryRelayTimeoutMs ?? 5_000,
     drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
     drainWaitsForIdleClose: options.drainWaitsForIdleClose === true,
+    serverCard: options.serverCard === false ? undefined : (options.serverCard ?? {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /** Options and handle of the Streamable HTTP transport of `serve`. */
 import type { ClusterState } from '../cluster/cluster-state.js';
 import type { OAuthResourceOptions } from './protected-resource.js';
+import type { ServerCardOptions } from './server-card-options.js';
 
 /** One static bearer token and the principal it names (sessions and rate limits are bound to it). */
 export interface BearerTokenPrincipal {
@@ -59,6 +60,12 @@ export interface HttpTransportOptions {
   allowedOrigins?: string[];
   /** Largest accepted request body in bytes (413 beyond). @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * The Server Card (SEP-2127), published at `<path>/server-card`, `/.well-known/mcp/server-card.json`
+   * and in `/.well-known/mcp/catalog.json`, derived from the server on every request: what to add
+   * (`name`, `description`, `websiteUrl`), or `false` for none. @default published
+   */
+  serverCard?: ServerCardOptions | false;
   /** Serve `POST /v1/tool-execute` (`{tool, input}` → result) for callers that do not speak MCP. @default false */
   restEndpoint?: boolean;
   /** How long `drain()` and `close()` wait for calls in flight (and idle connections, below). @default 10000 */

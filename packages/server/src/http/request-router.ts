@@ -1,7 +1,7 @@
 /**
  * The entry of every HTTP request: the guards in front (Host/Origin, shutting down, bearer token
  * or OAuth; each a pure function in its own file), then the endpoint: OAuth metadata, the probes
- * (`probe-endpoints.ts`), the MCP endpoint (GET and DELETE to the 2025 sessions, POST through
+ * (`probe-endpoints.ts`), the Server Card (`server-card.ts`), the MCP endpoint (GET and DELETE to the 2025 sessions, POST through
  * `mcp-post.ts`) or the REST endpoint (POST through the same steps). It tracks each call for the
  * drain and answers 500 for anything that throws.
  */
@@ -19,6 +19,7 @@ import type { HttpSessions } from './http-sessions.js';
 import type { McpPost } from './mcp-post.js';
 import { answerHealth, answerReady, type ProbeSubject } from './probe-endpoints.js';
 import { restPath } from './rest-endpoint.js';
+import { answerServerCard, isServerCardPath } from './server-card.js';
 
 /** The endpoints a request can reach after the guards. */
 type Endpoint = 'mcp' | 'rest';
@@ -81,6 +82,10 @@ export class RequestRouter {
     }
     if (pathname === '/health' && request.method === 'GET') {
       answerHealth(this.#parts.probes, request, response);
+      return undefined;
+    }
+    if (config.serverCard !== undefined && isServerCardPath(pathname, config)) {
+      answerServerCard(this.#parts.probes.server, config, request, response, pathname);
       return undefined;
     }
     if (pathname === '/ready' && request.method === 'GET') {

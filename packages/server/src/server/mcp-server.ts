@@ -51,9 +51,12 @@ import { passesLogLevel } from '../protocol/logging-levels.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import { silentChannel } from '../request/request-channel.js';
 import { LegacySession, type SessionOutlet } from '../session/legacy-session.js';
+import type { SkillProvider } from '../skills/skill-provider.js';
+import { skillsRoutes } from '../skills/skills-methods.js';
 import type { SkillsOptions } from '../skills/skills-provider.js';
 import { SkillsProvider, skillsExtensionId } from '../skills/skills-provider.js';
 import { type MessageConnection, serveMessageConnection } from '../stdio/message-connection.js';
+import type { TaskRelay } from '../tasks/task-relay.js';
 import { TaskStore, tasksExtensionId } from '../tasks/task-store.js';
 import { createRequestTelemetry, type RequestTelemetry } from '../telemetry/request-telemetry.js';
 import { type ApprovalPrompt, approvalPrompts } from '../tools/approval-prompt.js';
@@ -90,6 +93,16 @@ export interface McpServerOptions {
    * `io.modelcontextprotocol/skills` extension. @default none
    */
   skills?: SkillsOptions;
+  /**
+   * More sources of skills (served after the folder's, in one listing): a gateway's upstreams, your
+   * own. Each serves its files through its `readResource`. @default none
+   */
+  skillProviders?: SkillProvider[];
+  /**
+   * Tasks held elsewhere: `tasks/get`, `tasks/update` and `tasks/cancel` of an id this server's own
+   * store does not hold are asked of it (a gateway relays its upstreams' tasks). @default none
+   */
+  taskRelay?: TaskRelay;
   /**
    * Approval policy deciding which registry tools may be served and which need a person's yes:
    * `deny` hides a tool; `ask` is handled as `approvalPrompt` says. @default every tool is served
@@ -174,6 +187,10 @@ export interface McpConnectionHandle {
 export interface McpServer {
   readonly name: string;
   readonly version: string;
+  /** What the server says about itself (`serverInfo`: name, version, title). */
+  readonly info: Implementation;
+  /** Its instructions for the model, if any. */
+  readonly instructions: string | undefined;
   /** The registry of served tools (local tools are under server `local`). */
   readonly registry: ToolRegistry;
   readonly logger: Logger;
@@ -258,6 +275,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly seal: RequestStateSeal;
   readonly suspended: SuspendedCalls;
   readonly tasks = new TaskStore();
+  readonly taskRelay: TaskRelay | undefined;
   readonly cacheHint: CacheHint | undefined;
   readonly bus: ServerEventBus;
   readonly telemetry: RequestTelemetry;
@@ -265,7 +283,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   health?: () => Record<string, unknown>;
   readonly #sessions = new Set<LegacySession>();
   readonly #connections = new Set<MessageConnection>();
-  readonly #skills: SkillsProvider | undefined;
+  readonly #skills: readonly SkillProvider[];
   readonly #appResources: AppResources;
   readonly #appsContext: ToolAppsContext;
   readonly #stopBus: () => void;
@@ -289,6 +307,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     this.debug = options.debug ?? false;
     this.validator = options.validator ?? createArgumentValidator();
     this.cacheHint = options.cacheHint;
+    this.taskRelay = options.taskRelay;
     this.bus =
       options.bus ??
       new InMemoryServerEventBus((error) =>
@@ -308,19 +327,22 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       onChange: () => this.bus.publish({ kind: 'tools_list_changed' }),
     });
     for (const tool of options.tools ?? []) this.tools.addLocal(tool);
-    this.#skills = options.skills === undefined ? undefined : new SkillsProvider(options.skills, this.logger);
+    this.#skills = [
+      ...(options.skills === undefined ? [] : [new SkillsProvider(options.skills, this.logger)]),
+      ...(options.skillProviders ?? []),
+    ];
     const localResources = new LocalResources(options.resources ?? [], options.resourceTemplates ?? []);
     const localPrompts = new LocalPrompts(options.prompts ?? []);
     this.#appResources = new AppResources(() => this.tools.appResources());
     this.#appsContext = {
       servesLocally: (uri) => localResources.serves(uri),
-      hasOtherProviders: this.#skills !== undefined || (options.resourceProviders ?? []).length > 0,
+      hasOtherProviders: this.#skills.length > 0 || (options.resourceProviders ?? []).length > 0,
     };
     checkToolApps(this.tools.localDefinitions(), this.#appsContext);
     this.resourceProviders = [
       ...(localResources.empty ? [] : [localResources]),
       this.#appResources,
-      ...(this.#skills !== undefined ? [this.#skills] : []),
+      ...this.#skills,
       ...(options.resourceProviders ?? []),
     ];
     this.promptProviders = [
@@ -329,15 +351,26 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     ];
     this.subscriptions = new ResourceSubscriptions(this.resourceProviders);
     const routes = new Map<string, MethodRoute>(methodTable);
-    for (const [method, route] of this.#skills?.routes() ?? []) routes.set(method, route);
+    if (this.#skills.length > 0) {
+      const routesOfSkills = skillsRoutes(this.#skills, {
+        pageSize: options.skills?.pageSize ?? 100,
+        cacheHint: options.skills?.cacheHint ?? { ttlMs: 0, cacheScope: 'private' },
+      });
+      for (const [method, route] of routesOfSkills) routes.set(method, route);
+    }
     this.dispatcher = new RequestDispatcher(this, routes);
     this.#stopBus = this.bus.subscribe((event) => this.#deliverToSessions(event));
   }
 
   capabilities(era: ProtocolEra): ServerCapabilities {
     const capabilities: ServerCapabilities = { tools: { listChanged: true }, completions: {}, logging: {} };
-    const resourceProviders = this.resourceProviders.filter(
-      (provider) => provider !== this.#appResources || !this.#appResources.empty,
+    // App resources and skill sources count only while they serve something (a gateway without
+    // upstream skills and with its resources off declares no resources).
+    const skills = new Set<unknown>(this.#skills);
+    const resourceProviders = this.resourceProviders.filter((provider) =>
+      provider === this.#appResources
+        ? !this.#appResources.empty
+        : !skills.has(provider) || (provider as SkillProvider).servesSkills(),
     );
     if (resourceProviders.length > 0) {
       capabilities.resources = {
@@ -347,10 +380,9 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     }
     if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
     const extensions: Record<string, object> = {};
-    if (era === 'modern') {
-      extensions[tasksExtensionId] = {};
-      if (this.#skills !== undefined) extensions[skillsExtensionId] = this.#skills.capability();
-    }
+    if (era === 'modern') extensions[tasksExtensionId] = {};
+    // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.
+    if (this.#skills.some((provider) => provider.servesSkills())) extensions[skillsExtensionId] = {};
     // MCP Apps in both eras: a server with app tools says so (SEP-1724's extension declaration).
     if (this.tools.servesApps()) extensions[mcpAppsExtensionId] = {};
     if (Object.keys(extensions).length > 0) {

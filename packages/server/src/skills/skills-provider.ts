@@ -1,9 +1,9 @@
 /**
  * The skills extension (SEP-2640, `io.modelcontextprotocol/skills`) served from a folder of skill
  * folders: the SDK builds and checks the catalog (`SkillCatalog.load` over `nodeSkillFiles`:
- * frontmatter, digests, limits); this provider serves `skills/list`, `skills/get`, the `SKILL.md`
- * resources in `resources/list`, and `resources/read` of any skill file (checked against the
- * digest the catalog published).
+ * frontmatter, digests, limits); this provider gives the entries to `skills/list` and `skills/get`
+ * (`skills-methods.ts`), the `SKILL.md` resources to `resources/list`, and serves `resources/read`
+ * of any skill file (checked against the digest the catalog published).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -11,22 +11,17 @@ import {
   ProtocolError,
   type ReadResourceResult,
   type Resource,
-  type Result,
 } from '@modelcontextprotocol/server';
 import {
   SKILLS_EXTENSION_ID,
-  SKILLS_GET_METHOD,
-  SKILLS_LIST_METHOD,
   type Skill,
   type SkillCatalog,
   SkillsExtension,
 } from '@modelcontextprotocol/server/ext/skills';
 import { nodeSkillFiles } from '@modelcontextprotocol/server/ext/skills/node';
 import type { Logger } from '@switchboard/core';
-import type { ResourceProvider } from '../catalog/content-provider.js';
-import type { MethodRoute } from '../dispatch/method-table.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
-import type { InboundRequest } from '../request/inbound-request.js';
+import type { SkillProvider } from './skill-provider.js';
 
 /** The extension's identifier. */
 export const skillsExtensionId: string = SKILLS_EXTENSION_ID;
@@ -80,16 +75,14 @@ interface LoadedSkills {
 }
 
 /** Skills served from a folder. */
-export class SkillsProvider implements ResourceProvider {
+export class SkillsProvider implements SkillProvider {
   readonly specificationVersion = 'v1';
   readonly subscribable = false;
-  readonly #options: SkillsOptions;
   readonly #files: ReturnType<typeof nodeSkillFiles>;
   readonly #baseUri: string;
   readonly #loaded: Promise<LoadedSkills>;
 
   constructor(options: SkillsOptions, logger: Logger) {
-    this.#options = options;
     this.#files = nodeSkillFiles(options.directory);
     const prefix = options.prefix?.replace(/^\/+|\/+$/g, '');
     this.#baseUri = prefix ? `skill://${prefix}/` : 'skill://';
@@ -108,17 +101,9 @@ export class SkillsProvider implements ResourceProvider {
     );
   }
 
-  /** The capability settings (no directory reads). */
-  capability(): Record<string, unknown> {
-    return {};
-  }
-
-  /** The extension's methods. */
-  routes(): Array<[string, MethodRoute]> {
-    return [
-      [SKILLS_LIST_METHOD, { legacy: true, modern: true, handle: (request) => this.#list(request) }],
-      [SKILLS_GET_METHOD, { legacy: true, modern: true, handle: (request) => this.#get(request) }],
-    ];
+  /** A folder's skills are always served (an empty or unreadable folder serves none). */
+  servesSkills(): boolean {
+    return true;
   }
 
   async listResources(): Promise<Resource[]> {
@@ -175,58 +160,20 @@ export class SkillsProvider implements ResourceProvider {
     return { skills: catalog.entries, files };
   }
 
-  #cacheFields(request: InboundRequest): Record<string, unknown> {
-    if (request.era !== 'modern') return {};
-    return {
-      ttlMs: this.#options.cacheHint?.ttlMs ?? 0,
-      cacheScope: this.#options.cacheHint?.cacheScope ?? 'private',
-    };
+  /** The skills it serves. */
+  async listSkills(): Promise<readonly Skill[]> {
+    return (await this.#loaded).skills;
   }
 
-  async #list(request: InboundRequest): Promise<Result> {
-    const { skills } = await this.#loaded;
-    const cursor = request.params?.cursor;
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new ProtocolError(
-        JsonRpcErrorCode.InvalidParams,
-        'Invalid params for "skills/list": cursor must be a string.',
-      );
-    }
-    const pageSize = this.#options.pageSize ?? 100;
-    const start = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isSafeInteger(start) || start < 0 || start > skills.length) {
-      throw new ProtocolError(
-        JsonRpcErrorCode.InvalidParams,
-        `Invalid params for "skills/list": unknown cursor ${JSON.stringify(cursor)}.`,
-      );
-    }
-    const page = skills.slice(start, start + pageSize);
-    const next = start + pageSize < skills.length ? String(start + pageSize) : undefined;
-    return {
-      skills: page,
-      ...(next !== undefined ? { nextCursor: next } : {}),
-      ...this.#cacheFields(request),
-    } as Result;
+  /** The skill whose `SKILL.md` is at `uri`, if it serves it. */
+  async getSkill(uri: string): Promise<Skill | undefined> {
+    return (await this.#loaded).skills.find((entry) => entry.uri === uri);
   }
 
-  async #get(request: InboundRequest): Promise<Result> {
-    const uri = request.params?.uri;
-    if (typeof uri !== 'string') {
-      throw new ProtocolError(
-        JsonRpcErrorCode.InvalidParams,
-        'Invalid params for "skills/get": uri must be the skill\'s SKILL.md URI.',
-      );
-    }
+  /** The first path segments of its skills (`skill://<segment>/…`): what other origins must not claim. */
+  async rootSegments(): Promise<ReadonlySet<string>> {
     const { skills } = await this.#loaded;
-    const skill = skills.find((entry) => entry.uri === uri);
-    if (skill === undefined) {
-      throw new ProtocolError(
-        JsonRpcErrorCode.InvalidParams,
-        `No skill is served at ${uri}; call skills/list for the served skills.`,
-        { uri },
-      );
-    }
-    return { skill, ...this.#cacheFields(request) } as Result;
+    return new Set(skills.map((skill) => skill.uri.slice('skill://'.length).split('/')[0] ?? ''));
   }
 }
 

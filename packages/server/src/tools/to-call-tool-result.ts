@@ -11,13 +11,21 @@ const hasContentArray = (value: unknown): value is CallToolResult =>
 export const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
+/** A `CreateTaskResult` a tool passed on (a gateway relaying an upstream's task): it goes out as is. */
+const isTaskAnswer = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { resultType?: unknown }).resultType === 'task' &&
+  typeof (value as { taskId?: unknown }).taskId === 'string';
+
 /**
  * Turns whatever a tool returned into a `CallToolResult`: a result (or an SDK input-required
- * result) as is, a string as text, other values as JSON text (and `structuredContent` when the tool
+ * result, or a relayed task) as is, a string as text, other values as JSON text (and `structuredContent` when the tool
  * declares an output schema).
  */
 export function toCallToolResult(value: ToolReturnValue, structured: boolean): CallToolResult {
-  if (hasContentArray(value) || isInputRequiredResult(value)) return value as CallToolResult;
+  if (hasContentArray(value) || isInputRequiredResult(value) || isTaskAnswer(value))
+    return value as CallToolResult;
   if (value === undefined) return { content: [] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   const text = JSON.stringify(value) ?? String(value);

@@ -1,7 +1,7 @@
 /**
  * The tasks extension (SEP-2663) on the dispatcher: starting a task for a long-running tool, and
- * `tasks/get`, `tasks/update`, `tasks/cancel`. Every tasks method needs the client to declare the
- * extension on the request (-32021 otherwise).
+ * `tasks/get`, `tasks/update`, `tasks/cancel` (of this server's tasks, else through its task relay).
+ * Every tasks method needs the client to declare the extension on the request (-32021 otherwise).
  */
 import {
   type ClientCapabilities,
@@ -13,11 +13,13 @@ import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
 import { toWireError } from '../../errors/to-wire-error.js';
 import type { InboundRequest } from '../../request/inbound-request.js';
 import { silentChannel } from '../../request/request-channel.js';
+import type { RelayedTaskMethod } from '../../tasks/task-relay.js';
 import { type TaskRecord, tasksExtensionId } from '../../tasks/task-store.js';
 import { declaresTasks, taskOptionsOf } from '../../tasks/task-support.js';
 import type { ServerScope } from '../server-scope.js';
 import { ToolInvocation } from '../tool-invocation.js';
 import { invalidParams } from './params-check.js';
+import { providerContext } from './resources-handlers.js';
 
 /** The -32021 error naming the tasks extension. */
 export function tasksExtensionRequired(): MissingRequiredClientCapabilityError {
@@ -65,43 +67,69 @@ async function runTask(task: TaskRecord, invocation: ToolInvocation): Promise<vo
   }
 }
 
-function taskOf(request: InboundRequest, scope: ServerScope): TaskRecord {
+/** The task id of a tasks request (the extension declared, the id a string). */
+function taskIdOf(request: InboundRequest): string {
   if (!declaresTasks(request)) throw tasksExtensionRequired();
   const taskId = request.params?.taskId;
   if (typeof taskId !== 'string')
     throw invalidParams(request.method, 'taskId: expected the task id as a string');
+  return taskId;
+}
+
+function unknownTask(taskId: string): ServerError {
+  return new ServerError({
+    code: ServerErrorCode.TaskNotFound,
+    message: `Unknown task "${taskId}": it never existed, expired, or belongs to another server process.`,
+    context: { taskId },
+  });
+}
+
+/**
+ * Answers a tasks request: from this server's own store (`own`), else through the task relay
+ * (a gateway's upstream tasks), else the task is unknown.
+ */
+async function answerTask(
+  request: InboundRequest,
+  scope: ServerScope,
+  own: (task: TaskRecord) => Result,
+): Promise<Result> {
+  const taskId = taskIdOf(request);
   const task = scope.tasks.get(taskId);
-  if (task === undefined) {
-    throw new ServerError({
-      code: ServerErrorCode.TaskNotFound,
-      message: `Unknown task "${taskId}": it never existed, expired, or belongs to another server process.`,
-      context: { taskId },
-    });
-  }
-  return task;
+  if (task !== undefined) return own(task);
+  const relayed = await scope.taskRelay?.relay(
+    request.method as RelayedTaskMethod,
+    { ...request.params, taskId },
+    providerContext(request),
+  );
+  if (relayed === undefined) throw unknownTask(taskId);
+  return relayed;
 }
 
 /** `tasks/get`: the task with its open questions, result or error. */
-export function getTask(request: InboundRequest, scope: ServerScope): Result {
-  return taskOf(request, scope).detailed() as unknown as Result;
+export function getTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  return answerTask(request, scope, (task) => task.detailed() as unknown as Result);
 }
 
 /** `tasks/update`: answers to the task's open questions; an empty acknowledgement. */
-export function updateTask(request: InboundRequest, scope: ServerScope): Result {
-  const task = taskOf(request, scope);
+export function updateTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
   const responses = request.params?.inputResponses;
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    taskIdOf(request);
     throw invalidParams(
       'tasks/update',
       'inputResponses: expected an object mapping input request keys to answers',
     );
   }
-  task.answer(responses as Record<string, unknown>);
-  return {};
+  return answerTask(request, scope, (task) => {
+    task.answer(responses as Record<string, unknown>);
+    return {};
+  });
 }
 
 /** `tasks/cancel`: cancels the task (idempotent on finished tasks); an empty acknowledgement. */
-export function cancelTask(request: InboundRequest, scope: ServerScope): Result {
-  taskOf(request, scope).cancel();
-  return {};
+export function cancelTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  return answerTask(request, scope, (task) => {
+    task.cancel();
+    return {};
+  });
 }

@@ -1,0 +1,25 @@
+/**
+ * The extension point for tasks (SEP-2663) that live elsewhere: a gateway whose upstream answered
+ * a call with a task hands the downstream client that task under an id of its own, and answers
+ * `tasks/get`, `tasks/update` and `tasks/cancel` for such ids by asking the upstream. The server
+ * asks the relay only for an id its own store does not hold.
+ */
+import type { Result } from '@modelcontextprotocol/server';
+import type { ProviderContext } from '../catalog/content-provider.js';
+
+/** The tasks methods a relay answers. */
+export type RelayedTaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+
+/** Tasks held by someone else (`specificationVersion: 'v1'`). */
+export interface TaskRelay {
+  readonly specificationVersion: 'v1';
+  /**
+   * Answers `method` for the task `params.taskId` names; `undefined` when the id is not one of its
+   * own (the server then answers that the task is unknown).
+   */
+  relay(
+    method: RelayedTaskMethod,
+    params: Record<string, unknown> & { taskId: string },
+    context: ProviderContext,
+  ): Promise<Result | undefined>;
+}
