@@ -11,6 +11,9 @@
  * machine that slows down mid-run slows every case alike. Prints median and p95 per case and the
  * ratios the goals are stated in: `--help` median / `node -e 0` median, `tools` median / SDK median.
  * Goals: `--help` ≤ 100 ms, `tools` ≤ 1.1 × the SDK script.
+ *
+ * `BENCH_BASE=<another checkout's packages/cli, built>` adds that build's `--help` and `tools` to
+ * the same rounds, and the ratios of ours to it: before and after in one run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 // The built bin (`pnpm bench` builds first): what users run.
 const bin = join(here, '..', 'dist', 'bin.js');
 const everything = serverScript('server-everything');
+const baseDir = process.env.BENCH_BASE;
+const baseBin = baseDir === undefined ? undefined : join(baseDir, 'dist', 'bin.js');
 
 const json = process.argv.includes('--json');
 const runsFlag = process.argv.indexOf('--runs');
@@ -49,6 +54,12 @@ const cases: BenchCase[] = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'switchboard --help', args: [bin, '--help'] },
   { name: 'switchboard tools', args: [bin, 'tools', '--config', config] },
+  ...(baseBin === undefined
+    ? []
+    : [
+        { name: 'base --help', args: [baseBin, '--help'] },
+        { name: 'base tools', args: [baseBin, 'tools', '--config', config] },
+      ]),
   {
     name: 'sdk v2 listTools',
     args: [join(here, 'sdk-v2-list-tools.mjs'), process.execPath, everything, 'stdio'],
@@ -91,6 +102,12 @@ try {
     toolsVsNode: median('switchboard tools') / median('node -e 0'),
     toolsVsSdkV2: median('switchboard tools') / median('sdk v2 listTools'),
     toolsVsSdkV1: median('switchboard tools') / median('sdk v1 listTools'),
+    ...(baseBin === undefined
+      ? {}
+      : {
+          helpVsBase: median('switchboard --help') / median('base --help'),
+          toolsVsBase: median('switchboard tools') / median('base tools'),
+        }),
   };
   if (json) {
     process.stdout.write(`${JSON.stringify({ runs, node: process.version, figures, ratios }, null, 2)}\n`);
@@ -109,6 +126,12 @@ try {
         `tools  / node -e 0      ${ratios.toolsVsNode.toFixed(2)}×`,
         `tools  / sdk v2 script  ${ratios.toolsVsSdkV2.toFixed(2)}×  (goal ≤ 1.10×)`,
         `tools  / sdk v1 script  ${ratios.toolsVsSdkV1.toFixed(2)}×`,
+        ...(ratios.helpVsBase === undefined || ratios.toolsVsBase === undefined
+          ? []
+          : [
+              `--help / base --help    ${ratios.helpVsBase.toFixed(2)}×  (before/after: ≤ noise)`,
+              `tools  / base tools     ${ratios.toolsVsBase.toFixed(2)}×`,
+            ]),
         '',
       ].join('\n'),
     );

@@ -46,6 +46,7 @@ const heavy: Array<[string, RegExp]> = [
   ['@switchboard/server', /\/packages\/server\/dist\//],
   ['@switchboard/gateway', /\/packages\/gateway\/dist\//],
   ['@switchboard/inspector (switchboard ui)', /\/packages\/inspector\/dist\//],
+  ['@switchboard/host-config (config editing)', /\/packages\/host-config\/dist\//],
   ['@switchboard/tool-selection', /\/packages\/tool-selection\/dist\//],
 ];
 

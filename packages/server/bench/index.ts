@@ -6,7 +6,11 @@
  *   and, as the floor no server can beat, against a bare `node:http` echo (`floor-server.ts`);
  * - server cost over HTTP, 2026-07-28 era: the same client posting 2026-07-28 requests (`_meta`
  *   envelope, standard headers) to our stateless server and to the SDK v2's `createMcpHandler`
- *   (`sdk-v2-server.ts`), with the floor in the same rounds;
+ *   (`sdk-v2-server.ts`), with the floor in the same rounds, and a second floor, `minimal`
+ *   (`minimal-modern-server.ts`): bare `node:http` doing only what a correct 2026-07-28 server
+ *   must for this call (the standard headers checked against the body, the argument checked, the
+ *   revision's result shape), so `overFloor.minimal` says how much of our distance to the bare
+ *   floor the revision itself costs;
  * - server cost over stdio: the same minimal client against both servers;
  * - full stack, 2025 era: @switchboard/client (pinned to 2025-11-25) → our server vs the raw SDK
  *   client (v1) → server-everything;
@@ -48,6 +52,7 @@ const measure = (runners: Record<string, Runner>) =>
 const everything = serverScript('server-everything');
 const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
 const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
+const minimalModernServer = fileURLToPath(new URL('./minimal-modern-server.ts', import.meta.url));
 const sdkV2Server = fileURLToPath(new URL('./sdk-v2-server.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
@@ -178,13 +183,16 @@ try {
   const overFloor = overFloorOf(http, ['stateless', 'session', 'base']);
 
   // HTTP, 2026-07-28: our stateless server vs the SDK v2 handler, the same client, the same floor.
-  const sdkV2Port = await freePort();
+  const [sdkV2Port, minimalPort] = [await freePort(), await freePort()];
   start(['--import', 'tsx', sdkV2Server, String(sdkV2Port)]);
+  start(['--import', 'tsx', minimalModernServer, String(minimalPort)]);
   const sdkV2Url = `http://127.0.0.1:${sdkV2Port}/mcp`;
-  await waitForHttp(sdkV2Url);
+  const minimalUrl = `http://127.0.0.1:${minimalPort}/mcp`;
+  await Promise.all([waitForHttp(sdkV2Url), waitForHttp(minimalUrl)]);
   const modernReference = createHttpPoster(sdkV2Url, 'modern');
   const modernOurs = createHttpPoster(statelessUrl, 'modern');
   const modernFloor = createHttpPoster(floorUrl, 'modern');
+  const modernMinimal = createHttpPoster(minimalUrl, 'modern');
   const modernBase = baseUrl !== undefined ? createHttpPoster(baseUrl, 'modern') : undefined;
   log(`http 2026-07-28: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
   const modern = await measure({
@@ -192,11 +200,12 @@ try {
     switchboard: modernOurs.echo,
     ...(modernBase !== undefined ? { base: modernBase.echo } : {}),
     floor: modernFloor.echo,
+    minimal: modernMinimal.echo,
   });
-  for (const poster of [modernReference, modernOurs, modernFloor, modernBase]) poster?.close();
+  for (const poster of [modernReference, modernOurs, modernFloor, modernMinimal, modernBase]) poster?.close();
   const modernRatio = round2((modern.switchboard as Stats).p50Us / (modern.reference as Stats).p50Us);
   const modernFloorRatio = round2((modern.floor as Stats).p50Us / (modern.reference as Stats).p50Us);
-  const modernOverFloor = overFloorOf(modern, ['switchboard', 'base']);
+  const modernOverFloor = overFloorOf(modern, ['switchboard', 'base', 'minimal']);
   const printTables = () => {
     printTable(
       'HTTP (minimal keep-alive client; reference = server-everything streamableHttp)',

@@ -49,13 +49,11 @@ export class RequestRouter {
     const { config, drain } = this.#parts;
     if (config.replicaId !== undefined) response.setHeader('x-switchboard-replica', config.replicaId);
     // A session's GET stream stays open for the session's life: it is not a call to drain.
-    const done = drain.track(
-      response,
-      !(request.method === 'GET' && pathnameOf(request.url) === config.path),
-    );
+    const pathname = pathnameOf(request.url);
+    const done = drain.track(response, !(request.method === 'GET' && pathname === config.path));
     let handled: Promise<void> | undefined;
     try {
-      handled = this.#route(request, response);
+      handled = this.#route(request, response, pathname);
     } catch (error) {
       this.#failed(response, error);
     }
@@ -68,9 +66,8 @@ export class RequestRouter {
   }
 
   /** Step 1: Host and Origin, then the endpoint. */
-  #route(request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+  #route(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> | undefined {
     const { config, drain } = this.#parts;
-    const pathname = pathnameOf(request.url);
     const hostOk = checkHost(request.headers.host, config.hostPolicy);
     const guarded = hostOk.ok ? checkOrigin(request.headers.origin, config.hostPolicy) : hostOk;
     if (!guarded.ok) return refuse(request, response, guarded);

@@ -82,9 +82,6 @@ export function serveStatelessRequest(
   if (options.auth !== undefined) request.auth = options.auth;
   if (session !== undefined) request.session = session;
   if (options.replicaId !== undefined) request.replicaId = options.replicaId;
-  response.on('close', () => {
-    if (!response.writableFinished) abort.abort('The HTTP request was closed.');
-  });
   // A listen stream would hold a drain to its timeout: it ends, and the client listens elsewhere.
   if (options.drain !== undefined && streamingMethods.has(message.method)) {
     const drain = options.drain;
@@ -115,11 +112,17 @@ export function serveStatelessRequest(
     writeJson(response, status, answer);
   };
   const answer = dispatcher.dispatch(request);
-  // A request answered synchronously is written at once, without a turn of the event loop.
+  // A request answered synchronously is written at once, without a turn of the event loop (and
+  // without a close listener: nothing is left to cancel).
   if (!isPromiseLike(answer)) {
     write(answer);
     return undefined;
   }
+  // The exchange closing before the answer cancels the call. A close that came while the handler
+  // ran (the socket's events wait for this turn to end) still arrives after this listener.
+  response.on('close', () => {
+    if (!response.writableFinished) abort.abort('The HTTP request was closed.');
+  });
   return answer.then(write, (error: unknown) => {
     if (!ServerError.isServerError(error)) throw error;
     if (session !== undefined) options.exchanges?.release(session);
