@@ -218,6 +218,13 @@ export type {
   AnthropicToolSearchOptions,
 } from './tool-search/anthropic-tool-search.js';
 export { createAnthropicToolSearch } from './tool-search/anthropic-tool-search.js';
+export type {
+  OpenAIMcpServers,
+  OpenAIMcpServersOptions,
+  OpenAIMcpServerTool,
+  SkippedMcpServer,
+} from './tool-search/openai-mcp-servers.js';
+export { toOpenAIMcpServers } from './tool-search/openai-mcp-servers.js';
 export type { OpenAINamespacesOptions } from './tool-search/openai-namespace-tools.js';
 export { toOpenAINamespaces } from './tool-search/openai-namespace-tools.js';
 export type { OpenAIToolSearch, OpenAIToolSearchOptions } from './tool-search/openai-tool-search.js';

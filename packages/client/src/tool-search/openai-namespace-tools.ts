@@ -97,7 +97,8 @@ export function serverNamespaces(
   return namespaces;
 }
 
-function uniqueName(server: string, used: Set<string>): string {
+/** `server` made provider-safe, with a suffix where it meets a name in `used` (which it joins). */
+export function uniqueName(server: string, used: Set<string>): string {
   const base = sanitizeToolName(server) || 'tools';
   let name = base;
   for (let suffix = 2; used.has(name); suffix++) name = `${base}_${suffix}`;
