@@ -250,6 +250,11 @@ describe('switchboard serve: tool trust end to end', () => {
       const name = `mcp__${server}__${tool}`;
       for (const client of clients) {
         await expectHidden(client, name);
+        // A renamed tool is never listed, so hidden says nothing yet: the rename comes with the
+        // server's second listing, and until serve has read it the new name is merely unknown.
+        await expect
+          .poll(async () => (await client.call(name, args)).text, { timeout: 20_000, message: client.era })
+          .toContain('TOOL_QUARANTINED');
         const refused = await client.call(name, args);
         expect(refused.isError, client.era).toBe(true);
         expect(refused.text, client.era).toContain('TOOL_QUARANTINED');

@@ -18,7 +18,7 @@ import {
   type ToolTrustTarget,
   type ToolTrustVerdict,
 } from '@switchboard/core';
-import type { TrustReviewTracer } from './telemetry/trust-tracing.js';
+import type { TrustReviewTracer } from './telemetry/trust-review-tracer.js';
 import { type DefinitionDiff, diffDefinitions } from './trust-diff.js';
 
 /** A pending (or given) definition beside the pinned one it would replace, and their diff. */

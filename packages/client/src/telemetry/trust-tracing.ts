@@ -9,20 +9,13 @@ import {
   createTelemetryInstruments,
   findingSpanAttributes,
   type TelemetrySetting,
-  type ToolTrustVerdict,
   TrustAttribute,
   TrustSpanEvent,
   trustReviewSpanName,
   verdictSpanAttributes,
 } from '@switchboard/core';
 import type { OpenTelemetryApi } from './open-telemetry-api.js';
-
-/** Traces the reviews of a connection's listings. */
-export type TrustReviewTracer = (
-  server: string,
-  listed: number,
-  review: () => Promise<ToolTrustVerdict[]>,
-) => Promise<ToolTrustVerdict[]>;
+import type { TrustReviewTracer } from './trust-review-tracer.js';
 
 /** The tracer of trust reviews; `api` (a promise of the loaded API) undefined or `setting` false: none. */
 export function createTrustReviewTracer(
