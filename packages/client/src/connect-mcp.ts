@@ -212,7 +212,8 @@ export interface McpConnection {
   readonly trust: ConnectionTrust;
 }
 
-function normaliseServers(servers: McpServers): Record<string, ServerEntry> {
+/** The entries of a config as `connectMcp` takes it: a bare map or one under `mcpServers`. */
+export function normaliseServers(servers: McpServers): Record<string, ServerEntry> {
   const maybe = (servers as { mcpServers?: unknown }).mcpServers;
   if (typeof maybe === 'object' && maybe !== null && !('command' in maybe) && !('url' in maybe)) {
     return maybe as Record<string, ServerEntry>;

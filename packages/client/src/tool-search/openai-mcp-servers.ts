@@ -17,7 +17,7 @@
 
 import type { RegisteredTool } from '@switchboard/core';
 import type { ServerEntry } from '../config/server-entry.js';
-import type { McpServers } from '../connect-mcp.js';
+import { type McpServers, normaliseServers } from '../connect-mcp.js';
 import { type ToolSource, toolsOf } from '../framework-adapter/tool-source.js';
 import { serverNamespaces, uniqueName } from './openai-namespace-tools.js';
 
@@ -81,11 +81,6 @@ export interface OpenAIMcpServers {
 const privateHost =
   /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f]*:.*\]|\[fe80:.*\])$/i;
 
-function entriesOf(servers: McpServers): Record<string, ServerEntry> {
-  const nested = (servers as { mcpServers?: unknown }).mcpServers;
-  return (typeof nested === 'object' && nested !== null ? nested : servers) as Record<string, ServerEntry>;
-}
-
 /** Why an entry cannot be an `mcp` tool, or `undefined` when it can. */
 function unreachableReason(entry: ServerEntry, allowPrivateUrls: boolean): string | undefined {
   if (entry.enabled === false) return 'disabled in the config (enabled: false)';
@@ -133,7 +128,7 @@ export function toOpenAIMcpServers(
   servers: McpServers,
   options: OpenAIMcpServersOptions = {},
 ): OpenAIMcpServers {
-  const entries = entriesOf(servers);
+  const entries = normaliseServers(servers);
   const offered = options.tools === undefined ? undefined : toolsOf(options.tools);
   const deferLoading = options.deferLoading ?? true;
   const alwaysLoad = new Set(options.alwaysLoad ?? []);
