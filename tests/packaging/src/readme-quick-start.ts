@@ -55,6 +55,15 @@ export function localServers(source: string, node: string): string {
   );
 }
 
+/**
+ * `port: 8080` → `port: 0`: the same README runs on each Node side by side, and a fixed port would
+ * let only the first one listen (and fail on any machine where that port is taken). The snippet
+ * prints the address it got, which is what the probe reads.
+ */
+export function anyFreePort(source: string): string {
+  return source.replace(/\bport: \d+/g, 'port: 0');
+}
+
 /** How a quick start ran. */
 export interface QuickStartRun {
   /** Exit code; undefined when it was still serving (and was stopped after the probe). */
@@ -118,7 +127,7 @@ export async function runQuickStart(
   quickStart: QuickStart,
   home: string,
 ): Promise<QuickStartRun> {
-  const source = localServers(quickStart.source, project.runtime.node);
+  const source = anyFreePort(localServers(quickStart.source, project.runtime.node));
   const javascript = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   }).outputText;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findQuickStart, localServers, parseJsonRpcAnswer } from '../src/readme-quick-start.js';
+import { anyFreePort, findQuickStart, localServers, parseJsonRpcAnswer } from '../src/readme-quick-start.js';
 
 describe('findQuickStart', () => {
   it('takes the first ts block under "Quick start", else the first of the README', () => {
@@ -20,6 +20,15 @@ describe('localServers', () => {
     expect(local).not.toContain('npx');
     expect(local).toMatch(/command: "\/opt\/node", args: \[".*server-everything.*index\.js", 'stdio'\]/);
     expect(local).toMatch(/command: "\/opt\/node", args: \[".*server-filesystem.*index\.js", '\.'\]/);
+  });
+});
+
+describe('anyFreePort', () => {
+  it('lets each run listen on a port of its own', () => {
+    expect(anyFreePort("serve(g, { transport: { type: 'http', port: 8080 } })")).toBe(
+      "serve(g, { transport: { type: 'http', port: 0 } })",
+    );
+    expect(anyFreePort('const report = 8080;')).toBe('const report = 8080;');
   });
 });
 
