@@ -102,6 +102,8 @@ type CachedReview = ReviewedTool & { toolFindings: ToolFinding[]; namesVersion: 
 interface Listed {
   tools: readonly TrustableTool[];
   reviewed: Map<string, CachedReview>;
+  /** The reviews in listed order, for the in-order fast path of `prepare`; undefined when names repeat. */
+  order: CachedReview[] | undefined;
 }
 
 /** Creates the trust of one connection. */
@@ -177,12 +179,36 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
     rules: checker.rules.filter((rule) => rule.scope !== 'tool'),
   });
 
+  /**
+   * True when `tools` are the last listing's definitions, in the same order, none of their findings
+   * stale: each cached review then stands, and takes the new object. The common re-listing, tested
+   * index by index with no Map lookups and no new Map: with `sameJson` on `Object.keys`, a
+   * re-listing's review of 1,000 catalogue tools went from 0.7–1.0 ms to 0.41–0.60 ms (one run,
+   * alternating builds).
+   */
+  function sameInOrder(order: CachedReview[] | undefined, tools: readonly TrustableTool[]): boolean {
+    if (order === undefined || order.length !== tools.length) return false;
+    for (let index = 0; index < tools.length; index++) {
+      const entry = order[index] as CachedReview;
+      const tool = tools[index] as TrustableTool;
+      if (entry.namesVersion !== namesVersion || !sameModelVisibleDefinition(entry.tool, tool)) return false;
+    }
+    for (let index = 0; index < tools.length; index++)
+      (order[index] as CachedReview).tool = tools[index] as TrustableTool;
+    return true;
+  }
+
   /** The listing's tools with their texts, digests and findings; `same` when nothing differs from the last review. */
   async function prepare(
     server: string,
     tools: readonly TrustableTool[],
   ): Promise<{ reviewed: ReviewedTool[]; same: boolean }> {
-    const cache = listings.get(server)?.reviewed ?? new Map<string, CachedReview>();
+    const last = listings.get(server);
+    if (last !== undefined && sameInOrder(last.order, tools)) {
+      listings.set(server, { tools, reviewed: last.reviewed, order: last.order });
+      return { reviewed: last.order as CachedReview[], same: true };
+    }
+    const cache = last?.reviewed ?? new Map<string, CachedReview>();
     const reviewed = new Map<string, CachedReview>();
     // Tools whose text changed are checked by every rule; unchanged ones whose neighbours changed
     // only by the rules that read the neighbours.
@@ -215,7 +241,11 @@ export function createToolTrust(options: ToolTrustOptions = {}): ToolTrust {
         changed.add(tool.name);
       }
     }
-    listings.set(server, { tools, reviewed });
+    const order =
+      reviewed.size === tools.length
+        ? tools.map((tool) => reviewed.get(tool.name) as CachedReview)
+        : undefined;
+    listings.set(server, { tools, reviewed, order });
     if (changed.size === 0 && restale.size === 0)
       return { reviewed: [...reviewed.values()], same: reviewed.size === cache.size };
     const all: ToolToCheck[] = [];
