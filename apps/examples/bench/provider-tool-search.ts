@@ -4,7 +4,8 @@
  * `defer_loading` + `search_tools`; OpenAI: deferred namespaces + `tool_search`), the searched tools
  * loading as the task goes; (2) the search handler's quality on the bench folders: Recall@1/3/5 of
  * `createAnthropicToolSearch` over the offline selector, and how often it finds nothing, on labelled
- * queries and on BFCL's no-tool queries, without a threshold and at several `minSimilarity`.
+ * queries and on BFCL's no-tool queries, without a threshold, at several `minSimilarity` alone and
+ * unless a tool shares a word with the request (`unlessWordsMatch`, the default).
  *
  *   pnpm --filter @switchboard/examples bench:tool-search [--data DIR] [--folders bfcl,toolalpaca,...] [--json]
  *
@@ -119,15 +120,21 @@ function readLines<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** The search settings measured: no threshold, thresholds, and a threshold with an adaptive limit. */
-const settings: Array<{ minSimilarity: number | null; relativeScore?: number }> = [
-  { minSimilarity: null },
-  { minSimilarity: 0.3 },
-  { minSimilarity: 0.35 },
-  { minSimilarity: 0.4 },
-  { minSimilarity: 0.3, relativeScore: 0.5 },
-  { minSimilarity: 0.3, relativeScore: 0.7 },
-];
+/**
+ * The search settings measured: no threshold; the cosine alone (`unlessWordsMatch: false`, the
+ * default before); the cosine unless a tool shares a word with the request (the default: 0.5);
+ * and the default with an adaptive limit.
+ */
+const settings: Array<{ minSimilarity: number | null; unlessWordsMatch?: boolean; relativeScore?: number }> =
+  [
+    { minSimilarity: null },
+    { minSimilarity: 0.3, unlessWordsMatch: false },
+    { minSimilarity: 0.5, unlessWordsMatch: false },
+    { minSimilarity: 0.3, unlessWordsMatch: true },
+    { minSimilarity: 0.5, unlessWordsMatch: true },
+    { minSimilarity: 0.5, unlessWordsMatch: true, relativeScore: 0.5 },
+    { minSimilarity: 0.5, unlessWordsMatch: true, relativeScore: 0.7 },
+  ];
 
 async function searchQuality(folderName: string) {
   const folder = join(args.data, folderName);
@@ -177,7 +184,7 @@ async function searchQuality(folderName: string) {
     for (const { query } of negatives) if ((await found(query)).length === 0) emptyNegatives++;
     const percent = (value: number, of: number) => (of === 0 ? null : Math.round((value / of) * 1000) / 10);
     rows.push({
-      setting: `${setting.minSimilarity ?? 'off'}${setting.relativeScore === undefined ? '' : `, relative ${setting.relativeScore}`}`,
+      setting: `${setting.minSimilarity ?? 'off'}${setting.unlessWordsMatch ? ' unless words' : setting.minSimilarity === null ? '' : ' alone'}${setting.relativeScore === undefined ? '' : `, rel ${setting.relativeScore}`}`,
       toolsPerSearch: Math.round((toolsFound / Math.max(queries.length, 1)) * 100) / 100,
       recall1: percent(recall.at1, queries.length),
       recall3: percent(recall.at3, queries.length),
@@ -224,10 +231,12 @@ for (const name of args.folders.split(',').filter(Boolean)) {
   log(
     `\n${name}: ${result.tools} tools, ${result.queries} labelled queries, ${result.negatives} no-tool queries`,
   );
-  log('  minSimilarity        tools/search  R@1   R@3   R@5   labelled given nothing  no-tool given nothing');
+  log(
+    '  minSimilarity            tools/search  R@1   R@3   R@5   labelled given nothing  no-tool given nothing',
+  );
   for (const row of result.rows) {
     log(
-      `  ${row.setting.padEnd(20)} ${String(row.toolsPerSearch).padStart(12)}  ${row.recall1}  ${row.recall3}  ${row.recall5}  ${String(row.labelledGivenNothing).padStart(21)}%  ${row.noToolGivenNothing === null ? '—' : `${row.noToolGivenNothing}%`}`,
+      `  ${row.setting.padEnd(24)} ${String(row.toolsPerSearch).padStart(12)}  ${row.recall1}  ${row.recall3}  ${row.recall5}  ${String(row.labelledGivenNothing).padStart(21)}%  ${row.noToolGivenNothing === null ? '—' : `${row.noToolGivenNothing}%`}`,
     );
   }
 }

@@ -131,7 +131,7 @@ for (let round = 0; round < rounds; round++) {
   // Listings alternate one by one (off, pinned, pinned, off, …): a 2 % difference is far below
   // the machine's swings over a block of listings, but two neighbouring listings share them.
   for (let index = 0; index < listingsPerRound; index++) {
-    for (const side of index % 2 === 0 ? order : ([...order].reverse() as typeof order)) {
+    for (const side of index % 2 === 0 ? order : [...order].reverse()) {
       const cpu = process.cpuUsage();
       const started = performance.now();
       await sides[side].refreshTools('many');

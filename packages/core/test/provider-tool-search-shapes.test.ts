@@ -86,7 +86,12 @@ describe('toOpenAIToolSearchOutput', () => {
   });
 
   it('keeps its defaults in one frozen table', () => {
-    expect(toolSearchDefaults).toMatchObject({ limit: 3, maxLimit: 10, minSimilarity: 0.3 });
+    expect(toolSearchDefaults).toMatchObject({
+      limit: 3,
+      maxLimit: 10,
+      minSimilarity: 0.5,
+      unlessWordsMatch: true,
+    });
     expect(Object.isFrozen(toolSearchDefaults)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import {
   discoverToolsDefaults,
   perStepSearchGuidance,
   SwitchboardError,
+  toolSearchDefaults,
   toolSearchQueryDescription,
 } from '@switchboard/core';
 import type { ToolSelector } from './tool-selector.js';
@@ -30,10 +31,15 @@ export interface DiscoverToolsToolOptions {
   /**
    * Find no tool when the most similar tool's cosine similarity is below this (the selector's
    * `minSimilarity`): the answer says that nothing fits instead of listing the least bad tools.
-   * Core's `toolSearchDefaults.minSimilarity` (0.3) is the value chosen on BFCL's no-tool queries.
+   * Core's `toolSearchDefaults.minSimilarity` is the value chosen on BFCL's no-tool queries.
    * @default off
    */
   minSimilarity?: number;
+  /**
+   * With `minSimilarity`: find nothing only when, besides, no tool shares a word with the request
+   * (the selector's `unlessWordsMatch`). @default true (core's `toolSearchDefaults.unlessWordsMatch`)
+   */
+  unlessWordsMatch?: boolean;
 }
 
 /** What a result tells the model to do next, besides calling a tool it found. */
@@ -145,7 +151,12 @@ export function createDiscoverToolsTool(
       const selected = await selector.select(query, {
         k: Math.min(requested, maxLimit),
         alwaysInclude: [],
-        ...(options.minSimilarity === undefined ? {} : { minSimilarity: options.minSimilarity }),
+        ...(options.minSimilarity === undefined
+          ? {}
+          : {
+              minSimilarity: options.minSimilarity,
+              unlessWordsMatch: options.unlessWordsMatch ?? toolSearchDefaults.unlessWordsMatch,
+            }),
         ...(executeOptions.signal ? { signal: executeOptions.signal } : {}),
       });
       const tools: DiscoveredTool[] = selected

@@ -84,10 +84,21 @@ describe('createDiscoverToolsTool', () => {
 
   it('finds nothing when no tool is similar enough (minSimilarity)', async () => {
     const { registry, selector } = setup();
-    const strict = createDiscoverToolsTool(selector, { name: 'strict_discover', minSimilarity: 1.01 });
+    const strict = createDiscoverToolsTool(selector, {
+      name: 'strict_discover',
+      minSimilarity: 1.01,
+      unlessWordsMatch: false,
+    });
     const none = await strict.execute({ query: 'add numbers' });
     expect(none.structuredContent.tools).toEqual([]);
     expect(none.content[0]?.text).toContain('No tool matches');
+    // By default a tool that shares a word with the request is found whatever the cosine;
+    // a request sharing no word with any tool still finds nothing.
+    const byDefault = createDiscoverToolsTool(selector, { name: 'default_discover', minSimilarity: 1.01 });
+    expect(
+      (await byDefault.execute({ query: 'add numbers', limit: 1 })).structuredContent.tools,
+    ).toHaveLength(1);
+    expect((await byDefault.execute({ query: 'qwxz vbnmt' })).structuredContent.tools).toEqual([]);
     const lenient = createDiscoverToolsTool(selector, { name: 'lenient_discover', minSimilarity: -1 });
     expect((await lenient.execute({ query: 'add numbers', limit: 1 })).structuredContent.tools).toHaveLength(
       1,

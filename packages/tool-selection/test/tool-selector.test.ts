@@ -134,6 +134,27 @@ describe('createToolSelector on the official servers’ tools', () => {
     expect(await selector.select('qwxz vbnmt', { minSimilarity: 0.1, alwaysInclude: [] })).toEqual([]);
   });
 
+  it('unlessWordsMatch: a tool sharing a word with the request keeps the ranking whatever the cosine', async () => {
+    const selector = selectorFor(registryWithOfficialTools());
+    const unreachable = { minSimilarity: 1.01, alwaysInclude: [] };
+    expect(await selector.select('add two numbers together', unreachable)).toEqual([]);
+    const kept = await selector.select('add two numbers together', {
+      ...unreachable,
+      unlessWordsMatch: true,
+    });
+    expect(originalNames(kept)[0]).toBe('get-sum');
+    // No word in common with any tool: the cosine decides, and nothing fits.
+    expect(await selector.select('qwxz vbnmt', { ...unreachable, unlessWordsMatch: true })).toEqual([]);
+    // Without the lexical signal the cosine alone decides.
+    expect(
+      await selector.select('add two numbers together', {
+        ...unreachable,
+        unlessWordsMatch: true,
+        signals: 'dense',
+      }),
+    ).toEqual([]);
+  });
+
   it('leaves a query the model cannot embed (Chinese) to BM25 under minSimilarity', async () => {
     const registry = registryWithOfficialTools();
     registry.register({

@@ -11,6 +11,8 @@ export interface ToolSearcherSelectOptions {
   k?: number;
   /** Return no ranked tool when the most similar tool's cosine similarity is below this. */
   minSimilarity?: number;
+  /** With `minSimilarity`: keep the ranking when a tool shares a word with the request. */
+  unlessWordsMatch?: boolean;
   /** Public names returned whatever the query (the search passes `[]` and adds its own). */
   alwaysInclude?: readonly string[];
   signal?: AbortSignal;

@@ -97,7 +97,11 @@ describe('Anthropic: deferred tools and a client-side search', () => {
     const typed: Anthropic.Messages.ToolResultBlockParam = result;
     expect(typed.tool_use_id).toBe('toolu_1');
     // The selector's threshold and no alwaysInclude of its own: the search decides what it adds.
-    expect(calls[0]?.options).toMatchObject({ minSimilarity: 0.3, alwaysInclude: [] });
+    expect(calls[0]?.options).toMatchObject({
+      minSimilarity: 0.5,
+      unlessWordsMatch: true,
+      alwaysInclude: [],
+    });
   });
 
   it('adds alwaysInclude, skips tools loaded up front, and says when nothing fits', async () => {
