@@ -43,6 +43,14 @@ export const ClientErrorCode = {
   ServerExists: 'SERVER_EXISTS',
   /** No tool of that name from these servers. */
   ToolNotFound: 'TOOL_NOT_FOUND',
+  /** `mcp_call_tool` was asked to call an MCP App's own tool (visibility `["app"]`): only its app calls it. */
+  ToolNotForModel: 'TOOL_NOT_FOR_MODEL',
+  /** `mcp_connect` was asked to add a server that is not configured, and the application allows none. */
+  NewServerNotAllowed: 'NEW_SERVER_NOT_ALLOWED',
+  /** `mcp_connect` was asked to run a command outside the application's allowed list. */
+  CommandNotAllowed: 'COMMAND_NOT_ALLOWED',
+  /** `mcp_connect` was asked to reach a URL outside the application's allowed prefixes. */
+  UrlNotAllowed: 'URL_NOT_ALLOWED',
   /** The tool is quarantined (changed, new, renamed or flagged since it was trusted): refused until a person approves it. */
   ToolQuarantined: 'TOOL_QUARANTINED',
   /** The client was closed. */

@@ -8,7 +8,6 @@ import {
   isModelFacing,
   type JsonSchema,
   type RegisteredTool,
-  SwitchboardError,
   type ToolAnnotations,
 } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from './client-error.js';
@@ -73,14 +72,14 @@ export function createManagementTools(
     const url = optionalString(args, 'url', 'mcp_connect');
     if (command === undefined && url === undefined) {
       throw refusal(
-        'SERVER_NOT_FOUND',
+        ClientErrorCode.ServerNotFound,
         `mcp_connect: no configured server named "${server}". Configured: ${[...new Set([...connection.servers, ...configured.keys()])].join(', ') || 'none'}. To add a new one, pass "command" (with "args") or "url".`,
         { server },
       );
     }
     if (!options.allowNewServers) {
       throw refusal(
-        'NEW_SERVER_NOT_ALLOWED',
+        ClientErrorCode.NewServerNotAllowed,
         `mcp_connect: adding server "${server}" that is not configured is turned off (it would run a program or reach a URL). The application can allow it with createManagementTools(connection, { allowNewServers: { commands: [...], urlPrefixes: [...] } }).`,
         { server },
       );
@@ -88,7 +87,7 @@ export function createManagementTools(
     if (command !== undefined) {
       if (!commands.has(command)) {
         throw refusal(
-          'COMMAND_NOT_ALLOWED',
+          ClientErrorCode.CommandNotAllowed,
           `mcp_connect: command "${command}" is not in the allowed list (${[...commands].join(', ') || 'empty'}); server "${server}" was not started.`,
           { server, command },
         );
@@ -98,14 +97,16 @@ export function createManagementTools(
         commandArgs !== undefined &&
         (!Array.isArray(commandArgs) || commandArgs.some((item) => typeof item !== 'string'))
       ) {
-        throw refusal('VALIDATION_FAILED', 'mcp_connect: "args" must be an array of strings.', { server });
+        throw refusal(ClientErrorCode.ValidationFailed, 'mcp_connect: "args" must be an array of strings.', {
+          server,
+        });
       }
       return { command, ...(commandArgs === undefined ? {} : { args: commandArgs as string[] }) };
     }
     const target = url as string;
     if (!urlPrefixes.some((prefix) => target.startsWith(prefix))) {
       throw refusal(
-        'URL_NOT_ALLOWED',
+        ClientErrorCode.UrlNotAllowed,
         `mcp_connect: URL "${target}" does not start with an allowed prefix (${urlPrefixes.join(', ') || 'none'}); server "${server}" was not connected.`,
         { server },
       );
@@ -118,7 +119,7 @@ export function createManagementTools(
     if (connection.servers.includes(server)) {
       if (args.command !== undefined || args.url !== undefined) {
         throw refusal(
-          'SERVER_EXISTS',
+          ClientErrorCode.ServerExists,
           `mcp_connect: server "${server}" exists already; call it by name without "command"/"url", or pick another name.`,
           { server },
         );
@@ -136,7 +137,7 @@ export function createManagementTools(
     const removed = await connection.removeServer(server);
     if (!removed) {
       throw refusal(
-        'SERVER_NOT_FOUND',
+        ClientErrorCode.ServerNotFound,
         `mcp_disconnect: no connected server named "${server}". Connected: ${connection.servers.join(', ') || 'none'}.`,
         { server },
       );
@@ -174,13 +175,15 @@ export function createManagementTools(
     const name = requiredString(args, 'name', 'mcp_call_tool');
     const toolArguments = args.arguments ?? {};
     if (typeof toolArguments !== 'object' || toolArguments === null || Array.isArray(toolArguments)) {
-      throw refusal('VALIDATION_FAILED', 'mcp_call_tool: "arguments" must be an object.', { tool: name });
+      throw refusal(ClientErrorCode.ValidationFailed, 'mcp_call_tool: "arguments" must be an object.', {
+        tool: name,
+      });
     }
     const tool = connection.tools[name];
     if (tool !== undefined && !isModelFacing(tool)) {
       // The model calls through this tool: one it may not see is not its to call (an app calls it).
       throw refusal(
-        'TOOL_NOT_FOR_MODEL',
+        ClientErrorCode.ToolNotForModel,
         `mcp_call_tool: "${name}" is an MCP App's own tool (visibility ["app"]); only its app calls it. See mcp_list_tools for the tools you can call.`,
         { tool: name },
       );
@@ -293,7 +296,9 @@ function matchWords(tools: RegisteredTool[], query: string): RegisteredTool[] {
 function requiredString(args: Record<string, unknown>, key: string, tool: string): string {
   const value = args[key];
   if (typeof value !== 'string' || value === '') {
-    throw refusal('VALIDATION_FAILED', `${tool}: "${key}" must be a non-empty string.`, { tool });
+    throw refusal(ClientErrorCode.ValidationFailed, `${tool}: "${key}" must be a non-empty string.`, {
+      tool,
+    });
   }
   return value;
 }
@@ -302,20 +307,12 @@ function optionalString(args: Record<string, unknown>, key: string, tool: string
   const value = args[key];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
-    throw refusal('VALIDATION_FAILED', `${tool}: "${key}" must be a string.`, { tool });
+    throw refusal(ClientErrorCode.ValidationFailed, `${tool}: "${key}" must be a string.`, { tool });
   }
   return value;
 }
 
-const clientCodes: ReadonlySet<string> = new Set(Object.values(ClientErrorCode));
-
-/**
- * A refusal of a management tool: a `ClientError` for a code of the client's table
- * (`VALIDATION_FAILED`, `SERVER_NOT_FOUND`, `SERVER_EXISTS`), as the README promises of the client's
- * errors; the policy refusals (`NEW_SERVER_NOT_ALLOWED`, …) stay `SwitchboardError`s with their code.
- */
-function refusal(code: string, message: string, context: Record<string, unknown>): SwitchboardError {
-  return clientCodes.has(code)
-    ? new ClientError({ code: code as ClientErrorCode, message, context })
-    : new SwitchboardError({ code, message, context });
+/** A refusal of a management tool: a `ClientError` with a code of the client's table. */
+function refusal(code: ClientErrorCode, message: string, context: Record<string, unknown>): ClientError {
+  return new ClientError({ code, message, context });
 }
