@@ -39,6 +39,8 @@ export class ToolListCache {
   private readonly declarations = new Map<string, McpParamDeclaration[]>();
   private readonly listeners = new Set<(tools: Tool[]) => void>();
   private debounce: NodeJS.Timeout | undefined;
+  /** A `list_changed` came while a list was being fetched: refresh once that fetch is done. */
+  private changedWhileLoading = false;
 
   constructor(private readonly options: ToolListCacheOptions) {}
 
@@ -52,6 +54,11 @@ export class ToolListCache {
     }
     this.loading ??= this.load().finally(() => {
       this.loading = undefined;
+      if (this.changedWhileLoading) {
+        this.changedWhileLoading = false;
+        this.freshUntil = 0;
+        this.scheduleRefresh();
+      }
     });
     return this.loading;
   }
@@ -63,13 +70,22 @@ export class ToolListCache {
 
   /**
    * The server said the list changed: forget it, and refresh after the quiet period. While a list
-   * is being fetched, its answer — which came after the notification on the same stream — is the
-   * changed list: nothing more is fetched (a server that announces its tools right after
-   * `initialize` costs no second list).
+   * is being fetched, the refresh waits for that fetch and follows it: the answer under way may
+   * predate the change. A notification is handled a few promise hops after it is read, so one read
+   * in the same chunk right after the list's answer comes while that answer is still being taken
+   * in; trusting that answer lost a rug pull announced 10 ms after the first listing on a loaded
+   * machine (the change was never fetched).
    */
   changed(): void {
     this.freshUntil = 0;
-    if (this.loading !== undefined) return;
+    if (this.loading !== undefined) {
+      this.changedWhileLoading = true;
+      return;
+    }
+    this.scheduleRefresh();
+  }
+
+  private scheduleRefresh(): void {
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
@@ -95,6 +111,7 @@ export class ToolListCache {
 
   /** Stops refreshing and telling. */
   close(): void {
+    this.changedWhileLoading = false;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = undefined;
     this.listeners.clear();

@@ -1,0 +1,73 @@
+// A list_changed that comes while a list is being fetched: the answer under way may predate the
+// change (the notification is handled a few promise hops after it is read, so one read right after
+// the list's answer still finds the fetch under way). The cache fetches again once that fetch is in.
+import type { Tool } from '@modelcontextprotocol/client';
+import { SwitchboardError, silentLogger } from '@switchboard/core';
+import { createEventLog } from '@switchboard/test-helpers';
+import { describe, expect, it, vi } from 'vitest';
+import { ToolListCache } from '../src/tool-list-cache.js';
+
+const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
+
+function cacheOver(lists: Tool[][]) {
+  const pending: Array<(tools: Tool[]) => void> = [];
+  let fetched = 0;
+  const cache = new ToolListCache({
+    server: 'fixture',
+    hasTools: true,
+    mirrorHeaders: false,
+    fetchPage: () =>
+      new Promise((resolve) => {
+        const answer = lists[Math.min(fetched, lists.length - 1)] as Tool[];
+        fetched++;
+        pending.push(() => resolve({ tools: answer, ttlMs: 60_000 }));
+      }),
+    explain: (error) => new SwitchboardError({ code: 'TRANSPORT_ERROR', message: String(error) }),
+    logger: silentLogger,
+    debounceMs: 1,
+  });
+  return { cache, answerNext: () => pending.shift()?.([]), fetches: () => fetched };
+}
+
+describe('ToolListCache', () => {
+  it('a list_changed during a fetch is followed by a second fetch, whose list the listeners get', async () => {
+    const { cache, answerNext, fetches } = cacheOver([[tool('add')], [tool('sum')]]);
+    const heard = createEventLog<string[]>('refreshed lists');
+    cache.onChanged((tools) => heard.push(tools.map((entry) => entry.name)));
+    const first = cache.list();
+    cache.changed();
+    answerNext();
+    expect((await first).map((entry) => entry.name)).toEqual(['add']);
+    await expect.poll(fetches).toBe(2);
+    answerNext();
+    expect(await heard.find(() => true)).toEqual(['sum']);
+    // The answer's ttlMs does not keep the stale list fresh: the refresh fetched despite it.
+    expect((await cache.list()).map((entry) => entry.name)).toEqual(['sum']);
+  });
+
+  it('without a change during the fetch, the list is fetched once and kept for its ttlMs', async () => {
+    const { cache, answerNext, fetches } = cacheOver([[tool('add')]]);
+    const first = cache.list();
+    answerNext();
+    await first;
+    await cache.list(true);
+    expect(fetches()).toBe(1);
+  });
+
+  it('a closed cache does not fetch again after a fetch that saw a change', async () => {
+    vi.useFakeTimers();
+    try {
+      const { cache, answerNext, fetches } = cacheOver([[tool('add')], [tool('sum')]]);
+      const first = cache.list();
+      cache.changed();
+      cache.close();
+      answerNext();
+      await first;
+      // Past the quiet period, on the fake clock: no refresh was scheduled.
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(fetches()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
