@@ -82,6 +82,8 @@ export interface ToolContext {
   requestState?: string;
   /** The MCP session, when the transport has one. */
   sessionId?: string;
+  /** Who the request's HTTP auth names (token subject, client id or token name); absent without auth. */
+  principal?: string;
   /** Id of the `tools/call` request. */
   requestId: RequestId;
 }
