@@ -24,6 +24,9 @@ test('the official Skills scenarios pass through the gateway in both modes', asy
   expect(Number(overall?.[2]), output.slice(-3000)).toBe(0);
   // Six runs (three scenarios, two modes); enumeration alone has 32 checks per mode.
   expect(output.match(/: Passed: \d+\/\d+, 0 failed$/gm)?.length, output.slice(-3000)).toBe(6);
-  expect(Number(overall?.[1])).toBeGreaterThanOrEqual(70);
+  // The directory scenario is exercised, not skipped: the gateway declares directoryRead.
+  expect(output.match(/skills-directory: Passed: 7\/7, 0 failed$/gm)?.length, output.slice(-3000)).toBe(2);
+  expect(output).not.toMatch(/sep-2640-directory-read-\S* *\] SKIPPED/);
+  expect(Number(overall?.[1])).toBeGreaterThanOrEqual(86);
   expect(code).toBe(0);
 }, 300_000);

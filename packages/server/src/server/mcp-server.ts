@@ -382,7 +382,9 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};
     // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.
-    if (this.#skills.some((provider) => provider.servesSkills())) extensions[skillsExtensionId] = {};
+    // `resources/directory/read` is answered from the entries of every source (`skill-directory.ts`).
+    if (this.#skills.some((provider) => provider.servesSkills()))
+      extensions[skillsExtensionId] = { directoryRead: true };
     // MCP Apps in both eras: a server with app tools says so (SEP-1724's extension declaration).
     if (this.tools.servesApps()) extensions[mcpAppsExtensionId] = {};
     if (Object.keys(extensions).length > 0) {
