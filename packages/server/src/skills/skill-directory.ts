@@ -12,7 +12,10 @@ const directoryMimeType = 'inode/directory';
 const manifestName = 'SKILL.md';
 
 /** The direct children of directory `uri` in `skills`; `undefined` when `uri` is no directory of theirs. */
-export function skillDirectoryChildren(uri: string, skills: readonly Skill[]): DirectoryResource[] | undefined {
+export function skillDirectoryChildren(
+  uri: string,
+  skills: readonly Skill[],
+): DirectoryResource[] | undefined {
   const directory = uri.endsWith('/') ? uri.slice(0, -1) : uri;
   for (const skill of skills) {
     if (!Array.isArray(skill.resources) || !skill.uri.endsWith(`/${manifestName}`)) continue;
@@ -39,7 +42,11 @@ function childrenOf(
     } else {
       const name = rest.slice(0, slash);
       if (!children.has(name))
-        children.set(name, { uri: `${directory}/${name}`, name: decodeName(name), mimeType: directoryMimeType });
+        children.set(name, {
+          uri: `${directory}/${name}`,
+          name: decodeName(name),
+          mimeType: directoryMimeType,
+        });
     }
   }
   if (children.size === 0) return undefined;

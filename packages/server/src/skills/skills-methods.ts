@@ -15,8 +15,8 @@ import type { MethodRoute } from '../dispatch/method-table.js';
 import { JsonRpcErrorCode } from '../errors/json-rpc-error-code.js';
 import type { CacheHint } from '../protocol/encode-result.js';
 import type { InboundRequest } from '../request/inbound-request.js';
-import type { SkillProvider } from './skill-provider.js';
 import { skillDirectoryChildren } from './skill-directory.js';
+import type { SkillProvider } from './skill-provider.js';
 
 /** How the methods page and hint. */
 export interface SkillsMethodsOptions {
