@@ -54,6 +54,27 @@ export interface UiServer {
   upstreams?: string[];
 }
 
+/**
+ * `GET /api/servers/:name/card` → `UiServerCard`: the server's Server Card (SEP-2127), read from the
+ * server itself (not through the connection), so it shows before or without a working connection.
+ */
+export interface UiServerCard {
+  /** `none`: the server publishes no card (or it could not be read); `not-remote`: a stdio server has none. */
+  status: 'found' | 'none' | 'not-remote';
+  card?: {
+    /** Where it was read (origin and path only). */
+    url: string;
+    name: string;
+    version: string;
+    title?: string;
+    description?: string;
+    /** The endpoint the card declares. */
+    endpoint?: string;
+    /** The protocol versions that endpoint declares. */
+    protocolVersions?: string[];
+  };
+}
+
 /** `POST /api/servers` body: a server added in the page (not written to any config file). */
 export interface UiAddServerRequest {
   name: string;
