@@ -9,13 +9,15 @@
  * for any id, so a task survives a replica switch, a replica's restart, and needs no shared store.
  */
 import type { Result } from '@modelcontextprotocol/server';
-import type { McpClient, ToolStart } from '@switchboard/client';
+import type { McpClient, TaskState, ToolStart, ToolTask } from '@switchboard/client';
 import type { ProviderContext, RelayedTaskMethod, TaskRelay, ToolContext } from '@switchboard/server';
 import { ServerError, ServerErrorCode } from '@switchboard/server';
 import { type GatewayUpstreamClient, upstreamError } from './gateway-catalog.js';
 import type { GatewayTaskIds, TaskOwner } from './gateway-task-ids.js';
 
 const tasksExtensionId = 'io.modelcontextprotocol/tasks';
+/** Where a 2025-11-25 message names the task it belongs to. */
+const relatedTaskMetaKey = 'io.modelcontextprotocol/related-task';
 
 /** What task relaying needs of an upstream's client (an `McpClient` fits). */
 export type TasksClientPart = Partial<Pick<McpClient, 'startTool' | 'getTask'>>;
@@ -30,6 +32,29 @@ export function taskOwnerOf(context: TaskOwner | undefined): TaskOwner {
   return { principal: context?.principal, sessionId: context?.sessionId };
 }
 
+/**
+ * Whether the downstream call asked for a 2025-11-25 task (`params.task` from a 2025 client): it is
+ * answered with the upstream's task in that revision's shape, when the upstream makes one.
+ */
+export function asksLegacyTask(context: ToolContext | undefined): boolean {
+  return context?.era === 'legacy' && context.taskRequest !== undefined;
+}
+
+/** A task state as a 2025-11-25 `Task` under gateway id `taskId`. */
+export function legacyTaskOf(state: TaskState, taskId: string): Record<string, unknown> {
+  const now = new Date().toISOString();
+  return {
+    taskId,
+    // The two revisions share their statuses: working, input_required, completed, failed, cancelled.
+    status: state.status,
+    ...(state.statusMessage !== undefined ? { statusMessage: state.statusMessage } : {}),
+    createdAt: state.createdAt ?? now,
+    lastUpdatedAt: state.lastUpdatedAt ?? state.createdAt ?? now,
+    ttl: state.ttlMs ?? null,
+    ...(state.pollIntervalMs !== undefined ? { pollInterval: state.pollIntervalMs } : {}),
+  };
+}
+
 /** Whether the downstream call may be answered with a task: a 2026-07-28 client that declared the extension. */
 export function acceptsTasks(context: ToolContext | undefined): boolean {
   if (context?.era !== 'modern') return false;
@@ -37,20 +62,24 @@ export function acceptsTasks(context: ToolContext | undefined): boolean {
   return extensions?.[tasksExtensionId] !== undefined;
 }
 
-/** The downstream answer of an upstream call's start: its result, or its task under a gateway id issued to `owner`. */
+/** The downstream answer of an upstream call's start: its result, or its task under a gateway id issued to `owner` (2025-11-25 shape when `legacy`). */
 export function relayedStart(
   ids: GatewayTaskIds,
   server: string,
   start: ToolStart,
   owner: TaskOwner,
+  legacy = false,
 ): unknown {
   if (start.task === undefined) return start.result;
-  return { resultType: 'task', ...start.task.state, taskId: ids.issue(server, start.task.taskId, owner) };
+  const taskId = ids.issue(server, start.task.taskId, owner);
+  if (legacy) return { task: legacyTaskOf(start.task.state, taskId) };
+  return { resultType: 'task', ...start.task.state, taskId };
 }
 
 /** The task relay of a gateway. */
 export class GatewayTasks implements TaskRelay {
   readonly specificationVersion = 'v1';
+  readonly legacyTasks = true;
   readonly #source: GatewayTasksSource;
   readonly #ids: GatewayTaskIds;
 
@@ -70,6 +99,7 @@ export class GatewayTasks implements TaskRelay {
     const client = this.#clientOf(origin.server, method, params.taskId);
     try {
       const task = await client.getTask(origin.taskId);
+      if (context.era === 'legacy') return await answerLegacy(method, task, params.taskId, context.signal);
       if (method === 'tasks/get') return { ...task.state, taskId: params.taskId } as Result;
       if (method === 'tasks/update') await task.update(params.inputResponses as Record<string, unknown>);
       else await task.cancel();
@@ -99,6 +129,23 @@ export class GatewayTasks implements TaskRelay {
     }
     return client as GatewayUpstreamClient & Required<Pick<TasksClientPart, 'getTask'>>;
   }
+}
+
+/** A 2025-11-25 tasks request on an upstream task: the `Task` (get, cancel) or the tool's result. */
+async function answerLegacy(
+  method: RelayedTaskMethod,
+  task: ToolTask,
+  taskId: string,
+  signal: AbortSignal,
+): Promise<Result> {
+  if (method === 'tasks/get') return legacyTaskOf(task.state, taskId) as Result;
+  if (method === 'tasks/cancel') {
+    await task.cancel();
+    return legacyTaskOf(await task.refresh(), taskId) as Result;
+  }
+  // tasks/result: waits for the end, as the revision says; the result names its task.
+  const result = await task.result({ signal });
+  return { ...result, _meta: { ...result._meta, [relatedTaskMetaKey]: { taskId } } } as Result;
 }
 
 /** A gateway task id that is not the caller's: issued to another downstream client, or altered. */

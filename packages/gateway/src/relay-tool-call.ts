@@ -19,7 +19,13 @@ import { forwardProgress } from './forward-progress.js';
 import type { GatewayUpstreamClient } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import type { GatewayTaskIds } from './gateway-task-ids.js';
-import { acceptsTasks, relayedStart, type TasksClientPart, taskOwnerOf } from './gateway-tasks.js';
+import {
+  acceptsTasks,
+  asksLegacyTask,
+  relayedStart,
+  type TasksClientPart,
+  taskOwnerOf,
+} from './gateway-tasks.js';
 
 /** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
 function upstreamCallOptions(
@@ -82,7 +88,8 @@ export function relayingExecute(
       // A downstream that takes tasks gets the upstream's task, if it answers with one (relayed
       // under a gateway id by `gateway-tasks.ts`); otherwise the task would be polled here.
       const context = toolContextOf(options);
-      if (acceptsTasks(context)) {
+      const legacyTask = asksLegacyTask(context);
+      if (legacyTask || acceptsTasks(context)) {
         const upstream = clients.client?.(tool.server) as
           | (GatewayUpstreamClient & TasksClientPart)
           | undefined;
@@ -92,6 +99,7 @@ export function relayingExecute(
             tool.server,
             await upstream.startTool(tool.originalName, args, callOptions),
             taskOwnerOf(context),
+            legacyTask,
           );
       }
       // Counted like every call of the set, the upstream's own answer unchanged.

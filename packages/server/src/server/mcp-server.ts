@@ -379,6 +379,11 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       };
     }
     if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
+    // 2025-11-25 tasks only through a relay that answers them (a gateway's upstream tasks); no
+    // `list`: a relay holds no per-task state to list from.
+    if (era === 'legacy' && this.taskRelay?.legacyTasks === true) {
+      (capabilities as { tasks?: object }).tasks = { cancel: {}, requests: { tools: { call: {} } } };
+    }
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};
     // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.

@@ -64,6 +64,7 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   readonly clientCapabilities: ClientCapabilities;
   sessionId?: string;
   principal?: string;
+  taskRequest?: Record<string, unknown>;
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   readonly progress: ToolContext['progress'];
@@ -93,6 +94,9 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
     if (sessionId !== undefined) this.sessionId = sessionId;
     const principal = principalNamedBy(request.auth);
     if (principal !== undefined) this.principal = principal;
+    const taskRequest = request.era === 'legacy' ? request.params?.task : undefined;
+    if (typeof taskRequest === 'object' && taskRequest !== null && !Array.isArray(taskRequest))
+      this.taskRequest = taskRequest as Record<string, unknown>;
     if (scope.inputResponses !== undefined) this.inputResponses = scope.inputResponses;
     if (scope.requestState !== undefined) this.requestState = scope.requestState;
     this.#answering = request;
