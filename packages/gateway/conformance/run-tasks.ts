@@ -9,24 +9,9 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { serve } from '@switchboard/server';
-// @ts-expect-error: a plain ES module of the repository's scripts, without types.
-import { resolveNode24 } from '../../../scripts/node24.mjs';
 import { createGateway } from '../src/index.js';
-
-const require = createRequire(import.meta.url);
-const packageJsonPath = require.resolve('@modelcontextprotocol/conformance/package.json');
-const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
-  bin: string | Record<string, string>;
-};
-const bin = join(
-  dirname(packageJsonPath),
-  typeof packageJson.bin === 'string' ? packageJson.bin : (Object.values(packageJson.bin)[0] as string),
-);
-const node = resolveNode24() as string;
+import { reportRuns, runScenario } from './run-scenario.js';
 
 const scenarios =
   process.argv.length > 2
@@ -61,21 +46,10 @@ async function run(mode: 'session' | 'stateless', scenario: string) {
   const handle = await serve(gateway, {
     transport: { type: 'http', port: 0, host: '127.0.0.1', session: mode === 'session' },
   });
-  const child = spawn(node, [bin, 'server', '--url', handle.url as string, '--scenario', scenario], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    process.stdout.write(chunk);
-  });
-  await new Promise((resolve) => child.on('close', resolve));
+  const result = await runScenario(handle.url as string, scenario, mode);
   await handle.close();
   await gateway.close();
-  const total =
-    output.match(/Total: (\d+) passed, (\d+) failed/) ?? output.match(/Passed: (\d+)\/\d+, (\d+) failed/);
-  const line = `${mode} ${scenario}: ${total?.[0] ?? 'no Total line printed'}`;
-  return { passed: Number(total?.[1] ?? 0), failed: total === null ? 1 : Number(total[2]), line };
+  return result;
 }
 
 const results = [];
@@ -84,9 +58,4 @@ for (const mode of ['session', 'stateless'] as const) {
 }
 fixture.kill('SIGTERM');
 await once(fixture, 'exit');
-console.log('\nswitchboard conformance (gateway, tasks):');
-for (const result of results) console.log(`  ${result.line}`);
-const passed = results.reduce((sum, result) => sum + result.passed, 0);
-const failed = results.reduce((sum, result) => sum + result.failed, 0);
-console.log(`Total: ${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+reportRuns('gateway, tasks', results);

@@ -7,6 +7,10 @@
  * client presenting the id is refused (`TASK_NOT_OWNED`). The gateway keeps no state per task:
  * the upstream holds the task, and any replica of the gateway (same upstreams, same key) answers
  * for any id, so a task survives a replica switch, a replica's restart, and needs no shared store.
+ *
+ * A 2025 client (2025-11-25) asks for a task with `params.task` instead: it gets the upstream's
+ * task in that revision's shape (`{ task }`), and `tasks/get`, `tasks/cancel` (its `Task`) and
+ * `tasks/result` (the tool's result once the task ends) are relayed the same way.
  */
 import type { Result } from '@modelcontextprotocol/server';
 import type { McpClient, TaskState, ToolStart, ToolTask } from '@switchboard/client';

@@ -9,38 +9,17 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, defineTool, type ServeHandle, serve } from '@switchboard/server';
-import { createEventLog } from '@switchboard/test-helpers';
+import { createMcpServer, type ServeHandle, serve } from '@switchboard/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createGateway } from '../src/index.js';
+import { createGatedRuns, gatedTaskTool } from './fixtures/gated-task-tool.js';
 
-const started = createEventLog<string>('upstream task runs started');
-const cancelled = createEventLog<string>('upstream task runs cancelled');
-const released = createEventLog<string>('labels released');
-
+const { started, cancelled, released } = createGatedRuns();
 const upstream = createMcpServer({
   name: 'task-upstream',
   version: '1.0.0',
-  tools: [
-    defineTool({
-      name: 'gated',
-      description: 'Waits until the test releases it, then answers (a task).',
-      input: z.object({ label: z.string() }),
-      task: { mode: 'optional', pollIntervalMs: 20 },
-      execute: async ({ label }, { signal }) => {
-        started.push(label);
-        await new Promise<void>((resolve, reject) => {
-          void released.find((entry) => entry === label, { timeoutMs: 60_000 }).then(() => resolve(), reject);
-          signal.addEventListener('abort', () => {
-            cancelled.push(label);
-            reject(new Error('cancelled'));
-          });
-        });
-        return { content: [{ type: 'text', text: `done: ${label}` }] };
-      },
-    }),
-  ],
+  tools: [gatedTaskTool({ started, cancelled, released })],
 });
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -104,10 +83,11 @@ test('a task-augmented call gets the upstream task, polled and read through task
   expect(messages.some((message) => message.type === 'taskStatus')).toBe(true);
   const last = messages.at(-1) as {
     type: string;
-    result?: { content: unknown; _meta?: Record<string, unknown> };
+    result?: { content: unknown; structuredContent?: unknown; _meta?: Record<string, unknown> };
   };
   expect(last.type).toBe('result');
   expect(last.result?.content).toEqual([{ type: 'text', text: 'done: legacy-first' }]);
+  expect(last.result?.structuredContent).toEqual({ label: 'legacy-first' });
   expect(last.result?._meta?.['io.modelcontextprotocol/related-task']).toEqual({
     taskId: created.task.taskId,
   });

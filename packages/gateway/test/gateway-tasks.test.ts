@@ -8,43 +8,20 @@ import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectMcp, type McpClient } from '@switchboard/client';
 import { createMcpServer, defineTool, type ServeHandle, serve, type TaskRelay } from '@switchboard/server';
-import { createEventLog } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { GatewayTaskIds, upstreamTaskOf } from '../src/gateway-task-ids.js';
 import { createGateway, type Gateway } from '../src/index.js';
+import { createGatedRuns, gatedTaskTool } from './fixtures/gated-task-tool.js';
 
-const started = createEventLog<string>('upstream task runs started');
-const cancelled = createEventLog<string>('upstream task runs cancelled');
-/** Labels the test let finish: a run waits until its label is released. */
-const releasedLabels = createEventLog<string>('labels released');
-const release = releasedLabels.push;
+const { started, cancelled, released } = createGatedRuns();
+const release = released.push;
 
 const upstream = createMcpServer({
   name: 'task-upstream',
   version: '1.0.0',
   tools: [
-    defineTool({
-      name: 'gated',
-      description: 'Waits until the test releases it, then answers (a task).',
-      input: z.object({ label: z.string() }),
-      task: { mode: 'optional', pollIntervalMs: 20 },
-      execute: async ({ label }, { signal }) => {
-        started.push(label);
-        await new Promise<void>((resolve, reject) => {
-          // Runs of a client that cannot be told to release go on at once.
-          if (label.startsWith('plain-')) resolve();
-          void releasedLabels
-            .find((entry) => entry === label, { timeoutMs: 60_000 })
-            .then(() => resolve(), reject);
-          signal.addEventListener('abort', () => {
-            cancelled.push(label);
-            reject(new Error('cancelled'));
-          });
-        });
-        return { content: [{ type: 'text', text: `done: ${label}` }], structuredContent: { label } };
-      },
-    }),
+    gatedTaskTool({ started, cancelled, released }),
     defineTool({
       name: 'confirm',
       description: 'Asks inside its task.',

@@ -8,6 +8,7 @@
  * HttpOnly, SameSite=Strict cookie), then the cookie or an `X-Switchboard-Token` header.
  * Errors are `UiErrorBody` with a 4xx/5xx status.
  */
+import type { ServerCardSummary } from '@switchboard/client';
 import type { JsonSchema } from '@switchboard/core';
 
 /** Any error answer: what went wrong, where, and what to do. */
@@ -61,18 +62,8 @@ export interface UiServer {
 export interface UiServerCard {
   /** `none`: the server publishes no card (or it could not be read); `not-remote`: a stdio server has none. */
   status: 'found' | 'none' | 'not-remote';
-  card?: {
-    /** Where it was read (origin and path only). */
-    url: string;
-    name: string;
-    version: string;
-    title?: string;
-    description?: string;
-    /** The endpoint the card declares. */
-    endpoint?: string;
-    /** The protocol versions that endpoint declares. */
-    protocolVersions?: string[];
-  };
+  /** What the card says (its `url`: where it was read, origin and path only). */
+  card?: ServerCardSummary;
 }
 
 /** `POST /api/servers` body: a server added in the page (not written to any config file). */
