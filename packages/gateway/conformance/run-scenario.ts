@@ -7,8 +7,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { serve } from '@switchboard/server';
 // @ts-expect-error: a plain ES module of the repository's scripts, without types.
 import { resolveNode24 } from '../../../scripts/node24.mjs';
+import { createGateway, type GatewayOptions } from '../src/index.js';
 
 const require = createRequire(import.meta.url);
 const packageJsonPath = require.resolve('@modelcontextprotocol/conformance/package.json');
@@ -43,6 +45,24 @@ export async function runScenario(url: string, scenario: string, label: string):
     output.match(/Total: (\d+) passed, (\d+) failed/) ?? output.match(/Passed: (\d+)\/\d+, (\d+) failed/);
   const line = `${label} ${scenario}: ${total?.[0] ?? 'no Total line printed'}`;
   return { passed: Number(total?.[1] ?? 0), failed: total === null ? 1 : Number(total[2]), line };
+}
+
+/** Runs `scenario` against a gateway made of `options`, served on HTTP (port 0) in `mode`. */
+export async function runThroughGateway(
+  options: GatewayOptions,
+  mode: 'session' | 'stateless',
+  scenario: string,
+): Promise<ScenarioRun> {
+  const gateway = await createGateway(options);
+  const handle = await serve(gateway, {
+    transport: { type: 'http', port: 0, host: '127.0.0.1', session: mode === 'session' },
+  });
+  try {
+    return await runScenario(handle.url as string, scenario, mode);
+  } finally {
+    await handle.close();
+    await gateway.close();
+  }
 }
 
 /** Prints every run's line and the overall `Total: N passed, N failed`; exits non-zero when a check failed. */

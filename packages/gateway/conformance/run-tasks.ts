@@ -9,9 +9,8 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { serve } from '@switchboard/server';
-import { createGateway } from '../src/index.js';
-import { reportRuns, runScenario } from './run-scenario.js';
+import type { GatewayOptions } from '../src/index.js';
+import { reportRuns, runThroughGateway } from './run-scenario.js';
 
 const scenarios =
   process.argv.length > 2
@@ -36,25 +35,17 @@ const fixture = spawn(process.execPath, ['--import', 'tsx', '../server/conforman
 const [firstLine] = (await once(fixture.stdout, 'data')) as [Buffer];
 const upstreamUrl = firstLine.toString().trim();
 
-async function run(mode: 'session' | 'stateless', scenario: string) {
-  const gateway = await createGateway({
-    config: { mcpServers: { fixture: { url: upstreamUrl } } },
-    connectOptions: { naming: { style: (parts) => parts.tool } },
-    // The suite answers no approval question: the host's own per-call confirmation is left to it.
-    approvalPrompt: 'host',
-  });
-  const handle = await serve(gateway, {
-    transport: { type: 'http', port: 0, host: '127.0.0.1', session: mode === 'session' },
-  });
-  const result = await runScenario(handle.url as string, scenario, mode);
-  await handle.close();
-  await gateway.close();
-  return result;
-}
+/** The gateway the suite judges. */
+const gatewayOptions: GatewayOptions = {
+  config: { mcpServers: { fixture: { url: upstreamUrl } } },
+  connectOptions: { naming: { style: (parts) => parts.tool } },
+  // The suite answers no approval question: the host's own per-call confirmation is left to it.
+  approvalPrompt: 'host',
+};
 
 const results = [];
 for (const mode of ['session', 'stateless'] as const) {
-  for (const scenario of scenarios) results.push(await run(mode, scenario));
+  for (const scenario of scenarios) results.push(await runThroughGateway(gatewayOptions, mode, scenario));
 }
 fixture.kill('SIGTERM');
 await once(fixture, 'exit');

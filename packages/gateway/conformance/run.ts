@@ -6,10 +6,9 @@
  * >= 22) runs each scenario against it. Prints one line per run and an overall
  * `Total: N passed, N failed`; exits non-zero when a check failed.
  */
-import { serve } from '@switchboard/server';
-import { createGateway } from '../src/index.js';
+import type { GatewayOptions } from '../src/index.js';
 import { startSkillsUpstream } from '../test/fixtures/skills-upstream.js';
-import { reportRuns, runScenario } from './run-scenario.js';
+import { reportRuns, runThroughGateway } from './run-scenario.js';
 
 const scenarios =
   process.argv.length > 2
@@ -38,24 +37,16 @@ const dual = await startSkillsUpstream({
   },
 });
 
-async function run(mode: 'session' | 'stateless', scenario: string) {
-  const gateway = await createGateway({
-    config: {
-      mcpServers: { modern: { url: modern.url }, dual: { url: dual.url, protocolVersion: '2025-11-25' } },
-    },
-  });
-  const handle = await serve(gateway, {
-    transport: { type: 'http', port: 0, host: '127.0.0.1', session: mode === 'session' },
-  });
-  const result = await runScenario(handle.url as string, scenario, mode);
-  await handle.close();
-  await gateway.close();
-  return result;
-}
+/** The gateway the suite judges. */
+const gatewayOptions: GatewayOptions = {
+  config: {
+    mcpServers: { modern: { url: modern.url }, dual: { url: dual.url, protocolVersion: '2025-11-25' } },
+  },
+};
 
 const results = [];
 for (const mode of ['session', 'stateless'] as const) {
-  for (const scenario of scenarios) results.push(await run(mode, scenario));
+  for (const scenario of scenarios) results.push(await runThroughGateway(gatewayOptions, mode, scenario));
 }
 await Promise.all([modern.close(), dual.close()]);
 reportRuns('gateway, skills', results);
