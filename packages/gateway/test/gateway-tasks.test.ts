@@ -9,7 +9,6 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { connectMcp, type McpClient } from '@switchboard/client';
 import { createMcpServer, defineTool, type ServeHandle, serve, type TaskRelay } from '@switchboard/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { z } from 'zod';
 import { GatewayTaskIds, upstreamTaskOf } from '../src/gateway-task-ids.js';
 import { createGateway, type Gateway } from '../src/index.js';
 import { createGatedRuns, gatedTaskTool } from './fixtures/gated-task-tool.js';

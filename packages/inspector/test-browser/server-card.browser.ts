@@ -11,7 +11,7 @@ import { type EverythingHttpServer, startEverythingHttp } from '@switchboard/tes
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccessibilityViolations, formatViolations } from './accessibility.js';
 import { useUiHarness } from './ui-harness.js';
-import { expectServerConnected, expectText } from './ui-page.js';
+import { expectServerConnected, expectText, visibleText } from './ui-page.js';
 
 const options: { extraServers: Record<string, unknown> } = { extraServers: {} };
 let everything: EverythingHttpServer | undefined;
@@ -61,7 +61,7 @@ describe('switchboard ui: server card', () => {
     await page.goto(`${harness.ui.url}#/servers/carded`);
     const card = page.getByRole('region', { name: 'Server Card', exact: true });
     await expectText(card, /Everything, by card 2026\.8\.31/);
-    const text = await card.innerText();
+    const text = await visibleText(card);
     expect(text).toContain('The reference server, found through its Server Card.');
     expect(text).toContain(everything?.url as string);
     expect(text).toContain('2025-11-25, 2025-06-18');
