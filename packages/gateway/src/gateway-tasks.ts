@@ -156,7 +156,7 @@ async function answerLegacy(
 function notOwned(method: string, taskId: string): ServerError {
   return new ServerError({
     code: ServerErrorCode.TaskNotOwned,
-    message: `${method} "${taskId}": this task was started by another client of the gateway (another auth principal or session), its id was altered, or it was issued under another key (a gateway restarted, or a replica, without the shared --session-keys); only the client that started a task may read, answer or cancel it.`,
+    message: `${method} "${taskId}": this task was started by another client of the gateway (another auth principal or session), its id was altered, or it was issued under another key (a gateway restarted, or a replica, without the shared --session-key-file); only the client that started a task may read, answer or cancel it.`,
     data: { taskId, reason: ServerErrorCode.TaskNotOwned },
     context: { method, taskId },
   });

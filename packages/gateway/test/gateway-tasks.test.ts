@@ -41,7 +41,7 @@ let upstreamHandle: ServeHandle & { url: string };
 let replicaA: McpClient;
 let replicaB: McpClient;
 const urls: string[] = [];
-/** The replicas' shared key (as `serve --session-keys` gives every replica the same ones). */
+/** The replicas' shared key (as `serve --session-key-file` gives every replica the same ones). */
 const replicaKey = randomBytes(32);
 
 let lastGateway: Gateway | undefined;
