@@ -199,8 +199,15 @@ export type {
   ServerCard,
   ServerCardLookup,
   ServerCardRemote,
+  ServerCardSummary,
 } from './server-card.js';
-export { cardEndpoint, fetchServerCard, serverCardMediaType } from './server-card.js';
+export {
+  cardEndpoint,
+  fetchServerCard,
+  readServerCardSummary,
+  serverCardMediaType,
+  summarizeServerCard,
+} from './server-card.js';
 export type { ServerState, ServerStatus, SupervisionOptions } from './server-connection.js';
 export type {
   CallServerRequestHandlers,

@@ -102,6 +102,53 @@ export function cardEndpoint(card: ServerCard): ServerCardRemote | undefined {
   );
 }
 
+/** What a card says, in short, as `inspect`, `doctor` and `switchboard ui` show it. */
+export interface ServerCardSummary {
+  /** Where the card was read. */
+  url: string;
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  /** The endpoint the card declares (its first Streamable HTTP remote, else SSE). */
+  endpoint?: string;
+  /** The protocol versions that endpoint declares. */
+  protocolVersions?: string[];
+}
+
+/** The summary of a card found by {@link fetchServerCard}. */
+export function summarizeServerCard(lookup: ServerCardLookup): ServerCardSummary {
+  const { card } = lookup;
+  const remote = cardEndpoint(card);
+  return {
+    url: lookup.url,
+    name: card.name,
+    version: card.version,
+    ...(card.title !== undefined ? { title: card.title } : {}),
+    ...(card.description !== undefined ? { description: card.description } : {}),
+    ...(remote !== undefined ? { endpoint: remote.url } : {}),
+    ...(remote?.supportedProtocolVersions !== undefined
+      ? { protocolVersions: [...remote.supportedProtocolVersions] }
+      : {}),
+  };
+}
+
+/**
+ * The summary of the card of a server reached by URL (its config's headers sent along): `null` when
+ * it publishes none (or it cannot be read), `undefined` for a server without a URL (stdio).
+ */
+export async function readServerCardSummary(
+  entry: Pick<ServerEntry, 'url' | 'headers'>,
+  options: Pick<FetchServerCardOptions, 'timeoutMs' | 'signal'> = {},
+): Promise<ServerCardSummary | null | undefined> {
+  if (typeof entry.url !== 'string') return undefined;
+  const lookup = await fetchServerCard(entry.url, {
+    ...options,
+    ...(entry.headers !== undefined ? { headers: entry.headers as Record<string, string> } : {}),
+  }).catch(() => undefined);
+  return lookup === undefined ? null : summarizeServerCard(lookup);
+}
+
 /** The protocol version to pin for a remote: the newest 2025 one it lists when it lists no 2026-07-28 one. */
 export function cardProtocolPin(remote: ServerCardRemote): string | undefined {
   const listed = remote.supportedProtocolVersions;

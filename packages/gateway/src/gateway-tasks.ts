@@ -1,25 +1,27 @@
 /**
  * Tasks (SEP-2663, `io.modelcontextprotocol/tasks`) through the gateway: a downstream client that
  * declares the extension and calls a tool whose upstream answers with a task gets that task, under
- * a gateway task id, and its `tasks/get`, `tasks/update` and `tasks/cancel` are relayed to that
- * upstream (what the upstream answers — status, input requests, the tool's result — comes back
- * unchanged but for the id).
+ * a gateway task id bound to that client (`gateway-task-ids.ts`), and its `tasks/get`,
+ * `tasks/update` and `tasks/cancel` are relayed to that upstream (what the upstream answers —
+ * status, input requests, the tool's result — comes back unchanged but for the id). Another
+ * client presenting the id is refused (`TASK_NOT_OWNED`). The gateway keeps no state per task:
+ * the upstream holds the task, and any replica of the gateway (same upstreams, same key) answers
+ * for any id, so a task survives a replica switch, a replica's restart, and needs no shared store.
  *
- * Ids (why): an upstream's task id means something only on that upstream, and two upstreams may
- * hand out the same one, so the gateway id names its origin: it is the upstream's name and its
- * task id, encoded (`base64url` of `[server, taskId]`, behind a version tag). The gateway keeps no
- * state per task: the upstream holds the task, and any replica of the gateway (same upstreams)
- * answers for any id, so a task survives a replica switch, a replica's restart, and needs no
- * shared store.
+ * A 2025 client (2025-11-25) asks for a task with `params.task` instead: it gets the upstream's
+ * task in that revision's shape (`{ task }`), and `tasks/get`, `tasks/cancel` (its `Task`) and
+ * `tasks/result` (the tool's result once the task ends) are relayed the same way.
  */
 import type { Result } from '@modelcontextprotocol/server';
-import type { McpClient, ToolStart } from '@switchboard/client';
+import type { McpClient, TaskState, ToolStart, ToolTask } from '@switchboard/client';
 import type { ProviderContext, RelayedTaskMethod, TaskRelay, ToolContext } from '@switchboard/server';
 import { ServerError, ServerErrorCode } from '@switchboard/server';
 import { type GatewayUpstreamClient, upstreamError } from './gateway-catalog.js';
+import type { GatewayTaskIds, TaskOwner } from './gateway-task-ids.js';
 
 const tasksExtensionId = 'io.modelcontextprotocol/tasks';
-const idTag = 'sbt1.';
+/** Where a 2025-11-25 message names the task it belongs to. */
+const relatedTaskMetaKey = 'io.modelcontextprotocol/related-task';
 
 /** What task relaying needs of an upstream's client (an `McpClient` fits). */
 export type TasksClientPart = Partial<Pick<McpClient, 'startTool' | 'getTask'>>;
@@ -29,22 +31,32 @@ export interface GatewayTasksSource {
   client?(server: string): (GatewayUpstreamClient & TasksClientPart) | undefined;
 }
 
-/** The gateway id of upstream `server`'s task `taskId`. */
-export function gatewayTaskId(server: string, taskId: string): string {
-  return `${idTag}${Buffer.from(JSON.stringify([server, taskId])).toString('base64url')}`;
+/** The owner a call's or tasks request's context names: its auth principal and 2025 session. */
+export function taskOwnerOf(context: TaskOwner | undefined): TaskOwner {
+  return { principal: context?.principal, sessionId: context?.sessionId };
 }
 
-/** The upstream and its task id of a gateway task id; `undefined` for any other id. */
-export function upstreamTaskOf(id: string): { server: string; taskId: string } | undefined {
-  if (!id.startsWith(idTag)) return undefined;
-  try {
-    const decoded: unknown = JSON.parse(Buffer.from(id.slice(idTag.length), 'base64url').toString('utf8'));
-    if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
-    const [server, taskId] = decoded as unknown[];
-    return typeof server === 'string' && typeof taskId === 'string' ? { server, taskId } : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * Whether the downstream call asked for a 2025-11-25 task (`params.task` from a 2025 client): it is
+ * answered with the upstream's task in that revision's shape, when the upstream makes one.
+ */
+export function asksLegacyTask(context: ToolContext | undefined): boolean {
+  return context?.era === 'legacy' && context.taskRequest !== undefined;
+}
+
+/** A task state as a 2025-11-25 `Task` under gateway id `taskId`. */
+export function legacyTaskOf(state: TaskState, taskId: string): Record<string, unknown> {
+  const now = new Date().toISOString();
+  return {
+    taskId,
+    // The two revisions share their statuses: working, input_required, completed, failed, cancelled.
+    status: state.status,
+    ...(state.statusMessage !== undefined ? { statusMessage: state.statusMessage } : {}),
+    createdAt: state.createdAt ?? now,
+    lastUpdatedAt: state.lastUpdatedAt ?? state.createdAt ?? now,
+    ttl: state.ttlMs ?? null,
+    ...(state.pollIntervalMs !== undefined ? { pollInterval: state.pollIntervalMs } : {}),
+  };
 }
 
 /** Whether the downstream call may be answered with a task: a 2026-07-28 client that declared the extension. */
@@ -54,31 +66,44 @@ export function acceptsTasks(context: ToolContext | undefined): boolean {
   return extensions?.[tasksExtensionId] !== undefined;
 }
 
-/** The downstream answer of an upstream call's start: its result, or its task under a gateway id. */
-export function relayedStart(server: string, start: ToolStart): unknown {
+/** The downstream answer of an upstream call's start: its result, or its task under a gateway id issued to `owner` (2025-11-25 shape when `legacy`). */
+export function relayedStart(
+  ids: GatewayTaskIds,
+  server: string,
+  start: ToolStart,
+  owner: TaskOwner,
+  legacy = false,
+): unknown {
   if (start.task === undefined) return start.result;
-  return { resultType: 'task', ...start.task.state, taskId: gatewayTaskId(server, start.task.taskId) };
+  const taskId = ids.issue(server, start.task.taskId, owner);
+  if (legacy) return { task: legacyTaskOf(start.task.state, taskId) };
+  return { resultType: 'task', ...start.task.state, taskId };
 }
 
 /** The task relay of a gateway. */
 export class GatewayTasks implements TaskRelay {
   readonly specificationVersion = 'v1';
+  readonly legacyTasks = true;
   readonly #source: GatewayTasksSource;
+  readonly #ids: GatewayTaskIds;
 
-  constructor(source: GatewayTasksSource) {
+  constructor(source: GatewayTasksSource, ids: GatewayTaskIds) {
     this.#source = source;
+    this.#ids = ids;
   }
 
   async relay(
     method: RelayedTaskMethod,
     params: Record<string, unknown> & { taskId: string },
-    _context: ProviderContext,
+    context: ProviderContext,
   ): Promise<Result | undefined> {
-    const origin = upstreamTaskOf(params.taskId);
+    const origin = this.#ids.read(params.taskId, taskOwnerOf(context));
     if (origin === undefined) return undefined;
+    if (!origin.owned) throw notOwned(method, params.taskId);
     const client = this.#clientOf(origin.server, method, params.taskId);
     try {
       const task = await client.getTask(origin.taskId);
+      if (context.era === 'legacy') return await answerLegacy(method, task, params.taskId, context.signal);
       if (method === 'tasks/get') return { ...task.state, taskId: params.taskId } as Result;
       if (method === 'tasks/update') await task.update(params.inputResponses as Record<string, unknown>);
       else await task.cancel();
@@ -108,4 +133,31 @@ export class GatewayTasks implements TaskRelay {
     }
     return client as GatewayUpstreamClient & Required<Pick<TasksClientPart, 'getTask'>>;
   }
+}
+
+/** A 2025-11-25 tasks request on an upstream task: the `Task` (get, cancel) or the tool's result. */
+async function answerLegacy(
+  method: RelayedTaskMethod,
+  task: ToolTask,
+  taskId: string,
+  signal: AbortSignal,
+): Promise<Result> {
+  if (method === 'tasks/get') return legacyTaskOf(task.state, taskId) as Result;
+  if (method === 'tasks/cancel') {
+    await task.cancel();
+    return legacyTaskOf(await task.refresh(), taskId) as Result;
+  }
+  // tasks/result: waits for the end, as the revision says; the result names its task.
+  const result = await task.result({ signal });
+  return { ...result, _meta: { ...result._meta, [relatedTaskMetaKey]: { taskId } } } as Result;
+}
+
+/** A gateway task id that is not the caller's: issued to another downstream client, or altered. */
+function notOwned(method: string, taskId: string): ServerError {
+  return new ServerError({
+    code: ServerErrorCode.TaskNotOwned,
+    message: `${method} "${taskId}": this task was started by another client of the gateway (another auth principal or session), its id was altered, or it was issued under another key (a gateway restarted, or a replica, without the shared --session-key-file); only the client that started a task may read, answer or cancel it.`,
+    data: { taskId, reason: ServerErrorCode.TaskNotOwned },
+    context: { method, taskId },
+  });
 }

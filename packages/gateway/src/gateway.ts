@@ -42,6 +42,7 @@ import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
 import { GatewaySkills } from './gateway-skills.js';
+import { GatewayTaskIds } from './gateway-task-ids.js';
 import { GatewayTasks } from './gateway-tasks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
@@ -104,7 +105,9 @@ export interface GatewayOptions {
   upstreamListTimeoutMs?: number;
   /**
    * Sealing of the `requestState` of 2026-07-28 calls that wait for the downstream client, and
-   * how long such a call waits for its retry before the upstream call is cancelled.
+   * how long such a call waits for its retry before the upstream call is cancelled. Its keys also
+   * sign relayed task ids (bound to the client that started the task): replicas that answer for
+   * each other's tasks need the same keys.
    * @default a random key per process, 600 s
    */
   requestState?: RequestStateOptions;
@@ -153,6 +156,14 @@ function upstreamApprovalPolicy(clients: GatewayClients): ApprovalPolicy {
   };
 }
 
+/** The keys relayed task ids are signed with: the `requestState` keys, shared by replicas; `undefined` for a random one. */
+function requestStateKeys(
+  options: RequestStateOptions | undefined,
+): ReadonlyArray<string | Uint8Array> | undefined {
+  if (options?.keys !== undefined) return options.keys;
+  return options?.key !== undefined ? [options.key] : undefined;
+}
+
 /**
  * The server behind {@link createGateway}: a `createMcpServer` over the registry of served tools,
  * with the upstream set beside it (its status in `/health`, its changes mirrored), closed together.
@@ -167,6 +178,7 @@ function createGatewayServer(
   apps: GatewayApps,
 ): Gateway {
   const logger = options.logger ?? silentLogger;
+  const taskIds = new GatewayTaskIds(requestStateKeys(options.requestState));
   const upstreamSkills =
     (options.upstreamSkills ?? true)
       ? [
@@ -186,7 +198,7 @@ function createGatewayServer(
       const tool = apps.appCallTarget(name);
       return tool === undefined
         ? undefined
-        : { ...tool, ...apps.served(tool), execute: relayingExecute(tool, clients, logger) };
+        : { ...tool, ...apps.served(tool), execute: relayingExecute(tool, clients, logger, taskIds) };
     },
     name: options.name ?? 'switchboard-gateway',
     version: options.version ?? '1.0.0',
@@ -202,13 +214,13 @@ function createGatewayServer(
     ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
     skillProviders: upstreamSkills,
-    taskRelay: new GatewayTasks(clients),
+    taskRelay: new GatewayTasks(clients, taskIds),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });
   const stops: Array<() => void> = [];
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
-  stops.push(mirrorUpstreamTools(server, clients, options, served, apps));
+  stops.push(mirrorUpstreamTools(server, clients, options, served, apps, taskIds));
   stops.push(() => apps.stop());
   // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
   stops.push(clients.registry.subscribe(() => catalog.sync()));
@@ -234,12 +246,13 @@ function mirrorUpstreamTools(
   options: GatewayOptions,
   served: ToolRegistry,
   apps: GatewayApps,
+  taskIds: GatewayTaskIds,
 ): () => void {
   const upstream = clients.registry;
   const exposed = new Map<string, RegisteredTool>();
   const expose = (tool: RegisteredTool) => {
     served.register({
-      ...republishTool(tool, relayingExecute(tool, clients, server.logger)),
+      ...republishTool(tool, relayingExecute(tool, clients, server.logger, taskIds)),
       ...apps.served(tool),
     });
     exposed.set(tool.name, tool);

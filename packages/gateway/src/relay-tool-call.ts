@@ -18,7 +18,14 @@ import {
 import { forwardProgress } from './forward-progress.js';
 import type { GatewayUpstreamClient } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
-import { acceptsTasks, relayedStart, type TasksClientPart } from './gateway-tasks.js';
+import type { GatewayTaskIds } from './gateway-task-ids.js';
+import {
+  acceptsTasks,
+  asksLegacyTask,
+  relayedStart,
+  type TasksClientPart,
+  taskOwnerOf,
+} from './gateway-tasks.js';
 
 /** The options of the upstream call: the downstream call's signal, trace, progress and client requests. */
 function upstreamCallOptions(
@@ -64,6 +71,7 @@ export function relayingExecute(
   tool: RegisteredTool,
   clients: GatewayClients,
   logger: Logger,
+  taskIds: GatewayTaskIds,
 ): NonNullable<RegisteredTool['execute']> {
   const relayed: RelayedTool = { server: tool.server, tool: tool.originalName };
   return async (args, options) => {
@@ -79,12 +87,20 @@ export function relayingExecute(
     try {
       // A downstream that takes tasks gets the upstream's task, if it answers with one (relayed
       // under a gateway id by `gateway-tasks.ts`); otherwise the task would be polled here.
-      if (acceptsTasks(toolContextOf(options))) {
+      const context = toolContextOf(options);
+      const legacyTask = asksLegacyTask(context);
+      if (legacyTask || acceptsTasks(context)) {
         const upstream = clients.client?.(tool.server) as
           | (GatewayUpstreamClient & TasksClientPart)
           | undefined;
         if (upstream?.startTool !== undefined)
-          return relayedStart(tool.server, await upstream.startTool(tool.originalName, args, callOptions));
+          return relayedStart(
+            taskIds,
+            tool.server,
+            await upstream.startTool(tool.originalName, args, callOptions),
+            taskOwnerOf(context),
+            legacyTask,
+          );
       }
       // Counted like every call of the set, the upstream's own answer unchanged.
       if (clients.relayTool !== undefined)

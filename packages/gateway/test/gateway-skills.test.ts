@@ -132,6 +132,33 @@ describe.each(['modern', 'legacy'] as const)('skills through the gateway, %s dow
     expect(got.skill).toEqual(listed.get('skill://beta/refunds/SKILL.md'));
   });
 
+  test('lists a skill folder of each origin under the URIs served here (resources/directory/read)', async () => {
+    const { skills } = await downstream(era);
+    expect(skills.directoryRead).toBe(true);
+    const alpha = await skills.readDirectory('skill://alpha-upstream/refunds');
+    expect(alpha.resources).toEqual([
+      {
+        uri: 'skill://alpha-upstream/refunds/SKILL.md',
+        name: 'SKILL.md',
+        size: Buffer.byteLength(alphaRefunds['SKILL.md']),
+      },
+      { uri: 'skill://alpha-upstream/refunds/references', name: 'references', mimeType: 'inode/directory' },
+    ]);
+    const references = await skills.readDirectory('skill://alpha-upstream/refunds/references');
+    expect(references.resources.map((child) => child.uri)).toEqual([
+      'skill://alpha-upstream/refunds/references/GUIDE.md',
+    ]);
+    // The local folder's skill too; a file is no directory (-32602).
+    expect((await skills.readDirectory('skill://alpha')).resources.map((child) => child.name)).toEqual([
+      'SKILL.md',
+    ]);
+    const notDirectory = await skills.readDirectory('skill://beta/refunds/SKILL.md').then(
+      () => undefined,
+      (error: unknown) => error as { code?: number },
+    );
+    expect(notDirectory?.code).toBe(-32602);
+  });
+
   test('refuses a file whose bytes do not match the entry, naming the upstream, file and reason', async () => {
     const { client, skills } = await downstream(era);
     const audit = byUri((await skills.list()).skills).get('skill://tamper/audit/SKILL.md') as Skill;

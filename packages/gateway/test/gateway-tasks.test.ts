@@ -1,48 +1,26 @@
 /**
  * Tasks (SEP-2663) through the gateway: a Switchboard server with task tools upstream, two gateway
- * replicas over it, and a client that takes tasks downstream. The task is created through one
- * replica and polled, answered and cancelled through the other.
+ * replicas over it (sharing their key), and a client that takes tasks downstream. The task is
+ * created through one replica and polled, answered and cancelled through the other. A third
+ * gateway with bearer tokens serves two clients: neither may touch the other's task.
  */
+import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectMcp, type McpClient } from '@switchboard/client';
-import { createMcpServer, defineTool, type ServeHandle, serve } from '@switchboard/server';
-import { createEventLog } from '@switchboard/test-helpers';
+import { createMcpServer, defineTool, type ServeHandle, serve, type TaskRelay } from '@switchboard/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { z } from 'zod';
-import { gatewayTaskId, upstreamTaskOf } from '../src/gateway-tasks.js';
-import { createGateway } from '../src/index.js';
+import { GatewayTaskIds, upstreamTaskOf } from '../src/gateway-task-ids.js';
+import { createGateway, type Gateway } from '../src/index.js';
+import { createGatedRuns, gatedTaskTool } from './fixtures/gated-task-tool.js';
 
-const started = createEventLog<string>('upstream task runs started');
-const cancelled = createEventLog<string>('upstream task runs cancelled');
-/** Labels the test let finish: a run waits until its label is released. */
-const releasedLabels = createEventLog<string>('labels released');
-const release = releasedLabels.push;
+const { started, cancelled, released } = createGatedRuns();
+const release = released.push;
 
 const upstream = createMcpServer({
   name: 'task-upstream',
   version: '1.0.0',
   tools: [
-    defineTool({
-      name: 'gated',
-      description: 'Waits until the test releases it, then answers (a task).',
-      input: z.object({ label: z.string() }),
-      task: { mode: 'optional', pollIntervalMs: 20 },
-      execute: async ({ label }, { signal }) => {
-        started.push(label);
-        await new Promise<void>((resolve, reject) => {
-          // Runs of a client that cannot be told to release go on at once.
-          if (label.startsWith('plain-')) resolve();
-          void releasedLabels
-            .find((entry) => entry === label, { timeoutMs: 60_000 })
-            .then(() => resolve(), reject);
-          signal.addEventListener('abort', () => {
-            cancelled.push(label);
-            reject(new Error('cancelled'));
-          });
-        });
-        return { content: [{ type: 'text', text: `done: ${label}` }], structuredContent: { label } };
-      },
-    }),
+    gatedTaskTool({ started, cancelled, released }),
     defineTool({
       name: 'confirm',
       description: 'Asks inside its task.',
@@ -63,20 +41,41 @@ let upstreamHandle: ServeHandle & { url: string };
 let replicaA: McpClient;
 let replicaB: McpClient;
 const urls: string[] = [];
+/** The replicas' shared key (as `serve --session-key-file` gives every replica the same ones). */
+const replicaKey = randomBytes(32);
 
-/** One gateway replica over the upstream, served on HTTP, and a client of it that takes tasks. */
-async function replica(name: string): Promise<McpClient> {
-  const gateway = await createGateway({ config: { mcpServers: { up: { url: upstreamHandle.url } } } });
+let lastGateway: Gateway | undefined;
+
+/** A gateway over the upstream, served on HTTP (with `auth` when given); its URL. */
+async function gatewayUrl(auth?: { type: 'bearer'; tokens: Array<{ token: string; principal: string }> }) {
+  const gateway = await createGateway({
+    config: { mcpServers: { up: { url: upstreamHandle.url } } },
+    requestState: { key: replicaKey },
+  });
   cleanups.push(() => gateway.close());
-  const handle = await serve(gateway, { transport: { type: 'http', port: 0 } });
+  const handle = await serve(gateway, {
+    transport: { type: 'http', port: 0, ...(auth !== undefined ? { auth } : {}) },
+  });
   cleanups.push(() => handle.close());
-  urls.push(handle.url as string);
+  lastGateway = gateway;
+  return handle.url as string;
+}
+
+/** A client of the gateway at `url` that takes tasks (with a bearer `token` when given). */
+async function clientOf(name: string, url: string, token?: string): Promise<McpClient> {
   const connection = await connectMcp(
-    { [name]: { url: handle.url as string } },
+    { [name]: { url, ...(token !== undefined ? { headers: { Authorization: `Bearer ${token}` } } : {}) } },
     { elicitation: async () => ({ action: 'accept', content: { ok: true } }) },
   );
   cleanups.push(() => connection.close());
-  return connection.client(name) ?? expect.fail(`replica ${name} is not connected`);
+  return connection.client(name) ?? expect.fail(`client ${name} is not connected`);
+}
+
+/** One gateway replica over the upstream, and a client of it that takes tasks. */
+async function replica(name: string): Promise<McpClient> {
+  const url = await gatewayUrl();
+  urls.push(url);
+  return clientOf(name, url);
 }
 
 beforeAll(async () => {
@@ -132,7 +131,7 @@ test('an id the gateway never issued, or of an upstream it does not have, is ref
     (error: unknown) => error as Error,
   );
   expect(unknown?.message).toContain('not-a-gateway-id');
-  const elsewhere = await replicaB.getTask(gatewayTaskId('nowhere', 'x')).then(
+  const elsewhere = await replicaB.getTask(new GatewayTaskIds([replicaKey]).issue('nowhere', 'x', {})).then(
     () => undefined,
     (error: unknown) => error as Error,
   );
@@ -151,3 +150,52 @@ test.each(['modern', 'legacy'] as const)(
     expect(result.structuredContent).toEqual({ label: `plain-${era}` });
   },
 );
+
+test('a task is answered only to the client that started it: another principal is refused with TASK_NOT_OWNED', async () => {
+  // Two downstream clients share the gateway's one connection upstream: only the id's binding tells them apart.
+  const url = await gatewayUrl({
+    type: 'bearer',
+    tokens: [
+      { token: 'alice-token-0123456789abcdef', principal: 'alice' },
+      { token: 'bob-token-0123456789abcdef01', principal: 'bob' },
+    ],
+  });
+  const alice = await clientOf('alice', url, 'alice-token-0123456789abcdef');
+  const bob = await clientOf('bob', url, 'bob-token-0123456789abcdef01');
+  const task = (await alice.startTool('mcp__up__gated', { label: 'owned' })).task ?? expect.fail('no task');
+  await started.find((label) => label === 'owned');
+  // Bob learnt Alice's id: he cannot read it (so gets no handle to answer or cancel it either).
+  const refused = await bob.getTask(task.taskId).then(
+    () => undefined,
+    (error: unknown) => error as Error & { jsonRpcCode?: number; cause?: { data?: unknown } },
+  );
+  expect(refused?.jsonRpcCode).toBe(-32602);
+  expect(refused?.message).toContain('started by another client of the gateway');
+  // The refusal is coded (on the wire as `data.reason`), whichever request Bob sends.
+  const relay =
+    (lastGateway as unknown as { taskRelay?: TaskRelay } | undefined)?.taskRelay ??
+    expect.fail('the gateway has no task relay');
+  const asBob = { signal: new AbortController().signal, era: 'modern' as const, principal: 'bob' };
+  for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'] as const) {
+    await expect(
+      relay.relay(method, { taskId: task.taskId, inputResponses: {} }, asBob),
+    ).rejects.toMatchObject({
+      code: 'TASK_NOT_OWNED',
+      data: { taskId: task.taskId, reason: 'TASK_NOT_OWNED' },
+    });
+  }
+  // Nor can he make an id of his own for her task: one signed without the gateway's key is refused alike.
+  const origin = upstreamTaskOf(task.taskId) ?? expect.fail('not a gateway id');
+  const forged = new GatewayTaskIds([randomBytes(32)]).issue(origin.server, origin.taskId, {
+    principal: 'bob',
+  });
+  await expect(relay.relay('tasks/get', { taskId: forged }, asBob)).rejects.toMatchObject({
+    code: 'TASK_NOT_OWNED',
+  });
+  // Alice still reads, cancels and sees it cancelled: Bob's attempts changed nothing.
+  const own = await alice.getTask(task.taskId);
+  expect(own.state.status).toBe('working');
+  await own.cancel();
+  await cancelled.find((label) => label === 'owned');
+  expect((await own.refresh()).status).toBe('cancelled');
+});

@@ -8,6 +8,7 @@
  * HttpOnly, SameSite=Strict cookie), then the cookie or an `X-Switchboard-Token` header.
  * Errors are `UiErrorBody` with a 4xx/5xx status.
  */
+import type { ServerCardSummary } from '@switchboard/client';
 import type { JsonSchema } from '@switchboard/core';
 
 /** Any error answer: what went wrong, where, and what to do. */
@@ -52,6 +53,17 @@ export interface UiServer {
   latency: { p50?: number; p95?: number };
   /** Set when this server is a Switchboard gateway: the upstream servers it serves, from its tool names. */
   upstreams?: string[];
+}
+
+/**
+ * `GET /api/servers/:name/card` → `UiServerCard`: the server's Server Card (SEP-2127), read from the
+ * server itself (not through the connection), so it shows before or without a working connection.
+ */
+export interface UiServerCard {
+  /** `none`: the server publishes no card (or it could not be read); `not-remote`: a stdio server has none. */
+  status: 'found' | 'none' | 'not-remote';
+  /** What the card says (its `url`: where it was read, origin and path only). */
+  card?: ServerCardSummary;
 }
 
 /** `POST /api/servers` body: a server added in the page (not written to any config file). */

@@ -78,6 +78,11 @@ export const uiRoutes: readonly UiRoute[] = [
   },
   {
     method: 'GET',
+    pattern: '/api/servers/:name/card',
+    handle: async (session, { params }) => ok(await session.serverCard(params.name as string)),
+  },
+  {
+    method: 'GET',
     pattern: '/api/servers/:name/tools',
     handle: (session, { params }) => ok(session.tools(params.name as string)),
   },

@@ -33,6 +33,7 @@ import type {
   UiSelection,
   UiSelectRequest,
   UiServer,
+  UiServerCard,
   UiSignIn,
   UiToolDetail,
   UiToolSummary,
@@ -42,6 +43,7 @@ import { createUiCalls, type UiCalls } from './ui-calls.js';
 import { createUiEventStream, type UiEventStream } from './ui-event-stream.js';
 import { createUiRedaction, type UiRedaction } from './ui-redaction.js';
 import { createUiSelector, type UiSelector } from './ui-selector.js';
+import { readUiServerCard } from './ui-server-card.js';
 import { toUiToolDetail, toUiToolSummary } from './ui-tool-view.js';
 
 /** Options of {@link createUiSession}. */
@@ -65,6 +67,8 @@ export interface UiSession extends SessionCatalog {
   initialEvents(): UiEvent[];
   servers(): UiServer[];
   server(name: string): UiServer;
+  /** The server's Server Card, read from the server itself (`ui-server-card.ts`). */
+  serverCard(name: string): Promise<UiServerCard>;
   /** Adds a server from the page (kept when it fails to connect, so it can be signed in or fixed). */
   addServer(request: UiAddServerRequest): Promise<UiServer>;
   /** Removes a server added in the page; answers the servers left. */
@@ -161,6 +165,7 @@ export async function createUiSession(options: UiSessionOptions): Promise<UiSess
     ],
     servers: servers.list,
     server: servers.view,
+    serverCard: (name) => readUiServerCard(servers.recordOf(name).entry, redaction.text),
     addServer: servers.add,
     removeServer: servers.remove,
     connectServer: servers.connect,

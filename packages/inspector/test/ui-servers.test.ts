@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { everythingStdio, freePort, serverScript } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UiErrorBody, UiServer, UiToolSummary } from '../src/ui-api.js';
+import type { UiErrorBody, UiServer, UiServerCard, UiToolSummary } from '../src/ui-api.js';
 import { type EventReader, eventOf, startUi, type UiHarness } from './inspector-harness.js';
 
 const secret = 'page-secret-77d1c0e9b4';
@@ -32,6 +32,16 @@ const serverNamed = (name: string, condition: (server: UiServer) => boolean) =>
   eventOf('servers', (event) => event.servers.some((server) => server.name === name && condition(server)));
 
 describe('switchboard ui: servers from the page', () => {
+  it('answers a server card route: none for a URL server that publishes none, not-remote for stdio', async () => {
+    // (A card that is found, and its view, are in test-browser/server-card.browser.ts.)
+    const remote = await ui.api<UiServerCard>('GET', '/api/servers/remote/card');
+    expect(remote).toEqual({ status: 200, body: { status: 'none' } });
+    const local = await ui.api<UiServerCard>('GET', '/api/servers/everything/card');
+    expect(local).toEqual({ status: 200, body: { status: 'not-remote' } });
+    const unknown = await ui.api<UiErrorBody>('GET', '/api/servers/nope/card');
+    expect(unknown.status).toBe(404);
+  });
+
   it('adds a local command, lists its tools, masks its secrets, and removes it', async () => {
     const memoryFile = join(mkdtempSync(join(tmpdir(), 'sb-ui-memory-')), 'memory.jsonl');
     const added = await ui.api<UiServer>('POST', '/api/servers', {

@@ -17,6 +17,8 @@ beforeAll(async () => {
     '---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n\nList the changes, newest first.\n',
   );
   writeFileSync(join(directory, 'release-notes', 'template.txt'), 'Version {version}\n');
+  mkdirSync(join(directory, 'release-notes', 'examples'));
+  writeFileSync(join(directory, 'release-notes', 'examples', 'minor.md'), '# 1.1.0\n');
   const server = createMcpServer({ name: 'skills', version: '1.0.0', skills: { directory } });
   handle = (await serve(server, { transport: { type: 'http', port: 0 } })) as ServeHandle & { url: string };
 });
@@ -28,7 +30,7 @@ afterAll(async () => {
 test('declares the extension, lists and gets the skill, and serves its files checked against their digests', async () => {
   const discover = await post(handle.url, 'server/discover', { _meta: envelope() });
   expect(discover.body.result?.capabilities).toMatchObject({
-    extensions: { 'io.modelcontextprotocol/skills': {} },
+    extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     resources: {},
   });
   const listed = await post(handle.url, 'skills/list', { _meta: envelope() });
@@ -67,6 +69,25 @@ test('declares the extension, lists and gets the skill, and serves its files che
     { 'mcp-name': undefined },
   );
   expect(unknown.body.error?.code).toBe(-32602);
+});
+
+test('resources/directory/read lists the direct children of a skill folder; a file or unknown URI is -32602', async () => {
+  const read = (uri: string) =>
+    post(handle.url, 'resources/directory/read', { uri, _meta: envelope() }, { 'mcp-name': undefined });
+  const root = await read('skill://release-notes');
+  expect(root.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  expect(root.body.result?.resources).toEqual([
+    { uri: 'skill://release-notes/SKILL.md', name: 'SKILL.md', size: expect.any(Number) },
+    { uri: 'skill://release-notes/examples', name: 'examples', mimeType: 'inode/directory' },
+    { uri: 'skill://release-notes/template.txt', name: 'template.txt', size: 18 },
+  ]);
+  const inner = await read('skill://release-notes/examples/');
+  expect(inner.body.result?.resources).toEqual([
+    { uri: 'skill://release-notes/examples/minor.md', name: 'minor.md', size: 8 },
+  ]);
+  for (const uri of ['skill://release-notes/template.txt', 'skill://nope', 'skill://release-notes/missing']) {
+    expect((await read(uri)).body.error?.code, uri).toBe(-32602);
+  }
 });
 
 test('lists a folder and other skill providers as one paged listing, declared to both eras', async () => {

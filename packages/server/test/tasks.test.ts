@@ -147,6 +147,13 @@ describe('tasks', () => {
     expect((await client.callTool({ name: 'slow', arguments: { ms: 1 } })).content).toEqual([
       { type: 'text', text: 'waited 1 ms' },
     ]);
+    // Without a relay that takes 2025-11-25 tasks: no `tasks` capability, and the methods are -32601.
+    expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    const refused = await client.experimental.tasks.getTask('any').then(
+      () => undefined,
+      (error: unknown) => error as { code?: number },
+    );
+    expect(refused?.code).toBe(-32601);
     await client.close();
   });
 });

@@ -3,43 +3,14 @@
  * servers reached by URL, and checked against what the connection then negotiated (a card is
  * advisory: a client prefers what it sees live, and says where the two disagree).
  */
-import { cardEndpoint, fetchServerCard, type ServerConfig } from '@switchboard/client';
+import { readServerCardSummary, type ServerCardSummary, type ServerConfig } from '@switchboard/client';
 
-/** What `inspect --json` and `doctor --json` say of a card. */
-export interface ServerCardReport {
-  /** Where the card was read. */
-  url: string;
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  /** The endpoint the card declares (its first Streamable HTTP remote, else SSE). */
-  endpoint?: string;
-  /** The protocol versions that endpoint declares. */
-  protocolVersions?: string[];
-}
+/** What `inspect --json` and `doctor --json` say of a card (the client's summary of it). */
+export type ServerCardReport = ServerCardSummary;
 
 /** The card of a URL server; `null` when it publishes none; `undefined` for a stdio server. */
-export async function readServerCard(entry: ServerConfig): Promise<ServerCardReport | null | undefined> {
-  if (typeof entry.url !== 'string') return undefined;
-  const lookup = await fetchServerCard(entry.url, {
-    ...(entry.headers !== undefined ? { headers: entry.headers as Record<string, string> } : {}),
-    timeoutMs: 5_000,
-  }).catch(() => undefined);
-  if (lookup === undefined) return null;
-  const { card } = lookup;
-  const remote = cardEndpoint(card);
-  return {
-    url: lookup.url,
-    name: card.name,
-    version: card.version,
-    ...(card.title !== undefined ? { title: card.title } : {}),
-    ...(card.description !== undefined ? { description: card.description } : {}),
-    ...(remote !== undefined ? { endpoint: remote.url } : {}),
-    ...(remote?.supportedProtocolVersions !== undefined
-      ? { protocolVersions: remote.supportedProtocolVersions }
-      : {}),
-  };
+export function readServerCard(entry: ServerConfig): Promise<ServerCardReport | null | undefined> {
+  return readServerCardSummary(entry, { timeoutMs: 5_000 });
 }
 
 /** One line on a card, and a second when it disagrees with the negotiated version. */

@@ -22,6 +22,7 @@ import type {
   UiSelection,
   UiSelectRequest,
   UiServer,
+  UiServerCard,
   UiSignIn,
   UiToolDetail,
   UiToolSummary,
@@ -48,6 +49,8 @@ export interface UiApiClient {
   removeServer(name: string): Promise<void>;
   serverAction(name: string, action: 'connect' | 'reconnect' | 'disconnect'): Promise<UiServer>;
   signIn(name: string): Promise<UiSignIn>;
+  /** The server's Server Card, read from the server itself. */
+  serverCard(name: string): Promise<UiServerCard>;
   tools(server: string): Promise<UiToolSummary[]>;
   tool(server: string, tool: string): Promise<UiToolDetail>;
   resources(server: string): Promise<UiResources>;
@@ -142,6 +145,7 @@ export function createApiClient(options: { token: string | undefined; base?: str
     removeServer: (name) => request('DELETE', server(name)),
     serverAction: (name, action) => request('POST', `${server(name)}/${action}`),
     signIn: (name) => request('POST', `${server(name)}/sign-in`),
+    serverCard: (name) => request('GET', `${server(name)}/card`),
     tools: (name) => request('GET', `${server(name)}/tools`),
     tool: (name, tool) => request('GET', `${server(name)}/tools/${encodeURIComponent(tool)}`),
     resources: (name) => request('GET', `${server(name)}/resources`),

@@ -20,6 +20,10 @@ import type { PromptContext } from './prompt-definition.js';
 export interface ProviderContext {
   signal: AbortSignal;
   era: ProtocolEra;
+  /** Who the request's HTTP auth names (token subject, client id or token name); absent without auth. */
+  principal?: string;
+  /** The 2025 session the request arrived on; absent for stateless serving. */
+  sessionId?: string;
   /**
    * The OpenTelemetry `Context` of the request's SERVER span, when it is traced: what the provider
    * asks of other servers is its child (a gateway passes it to its upstream request). Typed

@@ -16,7 +16,7 @@ import {
   unsubscribeResource,
 } from './handlers/resources-handlers.js';
 import { listen } from './handlers/subscriptions-handlers.js';
-import { cancelTask, getTask, updateTask } from './handlers/tasks-handlers.js';
+import { cancelTask, getTask, getTaskResult, updateTask } from './handlers/tasks-handlers.js';
 import { callTool, listTools } from './handlers/tools-handlers.js';
 import type { ServerScope } from './server-scope.js';
 
@@ -57,7 +57,9 @@ export const methodTable: ReadonlyMap<string, MethodRoute> = new Map<string, Met
   ['prompts/list', { ...both, available: withPrompts, handle: listPrompts }],
   ['prompts/get', { ...both, available: withPrompts, handle: getPrompt }],
   ['completion/complete', { ...both, handle: complete }],
-  ['tasks/get', { ...modernOnly, handle: getTask }],
+  // 2025 sessions: the 2025-11-25 task methods, answered through a task relay with `legacyTasks`.
+  ['tasks/get', { ...both, handle: getTask }],
   ['tasks/update', { ...modernOnly, handle: updateTask }],
-  ['tasks/cancel', { ...modernOnly, handle: cancelTask }],
+  ['tasks/cancel', { ...both, handle: cancelTask }],
+  ['tasks/result', { ...legacyOnly, handle: getTaskResult }],
 ]);

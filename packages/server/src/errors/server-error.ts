@@ -32,6 +32,8 @@ export const ServerErrorCode = {
   MissingClientCapability: 'MISSING_CLIENT_CAPABILITY',
   /** `tasks/get`, `tasks/update` or `tasks/cancel` named a task this server does not know. */
   TaskNotFound: 'TASK_NOT_FOUND',
+  /** A tasks method named a task relayed for another caller (a gateway task id bound to someone else). */
+  TaskNotOwned: 'TASK_NOT_OWNED',
   /** The tool must run as a task but the client did not declare the tasks extension. */
   TaskRequired: 'TASK_REQUIRED',
   /** A gateway route points at an upstream server that is not connected. */
@@ -70,6 +72,7 @@ export const serverErrorWire: Readonly<
   CLIENT_INPUT_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.InvalidRequest, httpStatus: 400 },
   MISSING_CLIENT_CAPABILITY: { rpcCode: JsonRpcErrorCode.MissingRequiredClientCapability, httpStatus: 400 },
   TASK_NOT_FOUND: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 404 },
+  TASK_NOT_OWNED: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 403 },
   TASK_REQUIRED: { rpcCode: JsonRpcErrorCode.InvalidRequest, httpStatus: 400 },
   UPSTREAM_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },
   UPSTREAM_FAILED: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },

@@ -12,3 +12,8 @@ export interface RequestAuth {
   /** Who sessions and rate limits are bound to, when the transport named it (static bearer tokens). */
   principal?: string;
 }
+
+/** Who `auth` names: the token's principal, subject or client id; `undefined` without one. */
+export function principalNamedBy(auth: RequestAuth | undefined): string | undefined {
+  return auth?.principal ?? auth?.subject ?? auth?.clientId;
+}

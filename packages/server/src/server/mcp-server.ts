@@ -379,10 +379,17 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       };
     }
     if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
+    // 2025-11-25 tasks only through a relay that answers them (a gateway's upstream tasks); no
+    // `list`: a relay holds no per-task state to list from.
+    if (era === 'legacy' && this.taskRelay?.legacyTasks === true) {
+      (capabilities as { tasks?: object }).tasks = { cancel: {}, requests: { tools: { call: {} } } };
+    }
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};
     // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.
-    if (this.#skills.some((provider) => provider.servesSkills())) extensions[skillsExtensionId] = {};
+    // `resources/directory/read` is answered from the entries of every source (`skill-directory.ts`).
+    if (this.#skills.some((provider) => provider.servesSkills()))
+      extensions[skillsExtensionId] = { directoryRead: true };
     // MCP Apps in both eras: a server with app tools says so (SEP-1724's extension declaration).
     if (this.tools.servesApps()) extensions[mcpAppsExtensionId] = {};
     if (Object.keys(extensions).length > 0) {

@@ -82,6 +82,14 @@ export interface ToolContext {
   requestState?: string;
   /** The MCP session, when the transport has one. */
   sessionId?: string;
+  /** Who the request's HTTP auth names (token subject, client id or token name); absent without auth. */
+  principal?: string;
+  /**
+   * A 2025-11-25 client asked for the call as a task (`params.task`, e.g. `{ ttl }`): a tool that
+   * can (a gateway relaying an upstream's task, through a task relay with `legacyTasks`) returns a
+   * `CreateTaskResult` (`{ task }`), which goes out as is.
+   */
+  taskRequest?: Record<string, unknown>;
   /** Id of the `tools/call` request. */
   requestId: RequestId;
 }

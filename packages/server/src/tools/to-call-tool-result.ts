@@ -18,13 +18,34 @@ const isTaskAnswer = (value: unknown): boolean =>
   (value as { resultType?: unknown }).resultType === 'task' &&
   typeof (value as { taskId?: unknown }).taskId === 'string';
 
+/** A 2025-11-25 `CreateTaskResult` a tool passed on (`{ task: { taskId, status, … } }`, no content): as is. */
+const isLegacyTaskAnswer = (value: unknown): boolean => {
+  const task = (value as { task?: unknown } | null)?.task as
+    | { taskId?: unknown; status?: unknown }
+    | undefined;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !('content' in value) &&
+    typeof task === 'object' &&
+    task !== null &&
+    typeof task.taskId === 'string' &&
+    typeof task.status === 'string'
+  );
+};
+
 /**
  * Turns whatever a tool returned into a `CallToolResult`: a result (or an SDK input-required
  * result, or a relayed task) as is, a string as text, other values as JSON text (and `structuredContent` when the tool
  * declares an output schema).
  */
 export function toCallToolResult(value: ToolReturnValue, structured: boolean): CallToolResult {
-  if (hasContentArray(value) || isInputRequiredResult(value) || isTaskAnswer(value))
+  if (
+    hasContentArray(value) ||
+    isInputRequiredResult(value) ||
+    isTaskAnswer(value) ||
+    isLegacyTaskAnswer(value)
+  )
     return value as CallToolResult;
   if (value === undefined) return { content: [] };
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };

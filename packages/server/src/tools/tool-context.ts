@@ -21,6 +21,7 @@ import { type CallAbort, CallSignalCarrier } from '../cancellation/call-abort.js
 import { passesLogLevel } from '../protocol/logging-levels.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import type { InboundRequest } from '../request/inbound-request.js';
+import { principalNamedBy } from '../request/request-auth.js';
 import type { ClientInputChannel } from './client-input-channel.js';
 import type { ToolContext } from './define-tool.js';
 
@@ -62,6 +63,8 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
   readonly era: ProtocolEra;
   readonly clientCapabilities: ClientCapabilities;
   sessionId?: string;
+  principal?: string;
+  taskRequest?: Record<string, unknown>;
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   readonly progress: ToolContext['progress'];
@@ -89,6 +92,11 @@ export class ToolCallContext extends CallSignalCarrier implements ToolContext {
         : (request.session?.clientCapabilities ?? noClientCapabilities);
     const sessionId = request.session?.id;
     if (sessionId !== undefined) this.sessionId = sessionId;
+    const principal = principalNamedBy(request.auth);
+    if (principal !== undefined) this.principal = principal;
+    const taskRequest = request.era === 'legacy' ? request.params?.task : undefined;
+    if (typeof taskRequest === 'object' && taskRequest !== null && !Array.isArray(taskRequest))
+      this.taskRequest = taskRequest as Record<string, unknown>;
     if (scope.inputResponses !== undefined) this.inputResponses = scope.inputResponses;
     if (scope.requestState !== undefined) this.requestState = scope.requestState;
     this.#answering = request;

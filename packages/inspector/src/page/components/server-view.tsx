@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { errorText, formatCount } from '../format.js';
 import { routeHref } from '../hash-route.js';
+import type { UiServerCard } from '../ui-types.js';
 import { useAsync } from '../use-async.js';
 import { useLiveStore, usePage } from '../use-live-store.js';
 import { PromptList } from './prompt-list.js';
@@ -23,6 +24,8 @@ export function ServerView(props: { server: string; tab: Tab }) {
     [props.server, props.tab, version, server?.state],
   );
   const shown = (tools.data ?? []).filter((tool) => toolMatches(tool, query));
+  // Read from the server itself, so it shows while the connection is still failing or connecting.
+  const card = useAsync(() => api.serverCard(props.server), [props.server]);
   return (
     <section aria-labelledby="server-heading">
       <nav aria-label="Breadcrumb" class="breadcrumb small">
@@ -38,6 +41,7 @@ export function ServerView(props: { server: string; tab: Tab }) {
           {server.protocolVersion !== undefined && ` · protocol ${server.protocolVersion}`}
         </p>
       )}
+      {card.data !== undefined && <ServerCardBlock card={card.data} />}
       <nav aria-label="Server sections" class="tabs">
         {(Object.keys(tabLabels) as Tab[]).map((tab) => (
           <a
@@ -65,6 +69,51 @@ export function ServerView(props: { server: string; tab: Tab }) {
       )}
       {props.tab === 'resources' && <ResourceList server={props.server} />}
       {props.tab === 'prompts' && <PromptList server={props.server} />}
+    </section>
+  );
+}
+
+/** The server's Server Card (SEP-2127): what the server says of itself before any connection. */
+function ServerCardBlock(props: { card: UiServerCard }) {
+  const { card } = props.card;
+  if (props.card.status === 'not-remote') return null;
+  return (
+    <section aria-labelledby="server-card-heading" class="small">
+      <h3 id="server-card-heading">Server Card</h3>
+      {card === undefined ? (
+        <p class="muted">None published (looked for at the endpoint's /server-card and /.well-known/mcp/).</p>
+      ) : (
+        <dl>
+          <dt>Name</dt>
+          <dd>
+            {card.title ?? card.name} {card.version}
+          </dd>
+          {card.description !== undefined && (
+            <>
+              <dt>Description</dt>
+              <dd>{card.description}</dd>
+            </>
+          )}
+          {card.endpoint !== undefined && (
+            <>
+              <dt>Endpoint</dt>
+              <dd>
+                <code>{card.endpoint}</code>
+              </dd>
+            </>
+          )}
+          {card.protocolVersions !== undefined && (
+            <>
+              <dt>Protocol versions</dt>
+              <dd>{card.protocolVersions.join(', ')}</dd>
+            </>
+          )}
+          <dt>Read from</dt>
+          <dd>
+            <code>{card.url}</code>
+          </dd>
+        </dl>
+      )}
     </section>
   );
 }

@@ -17,12 +17,22 @@ import type {
 import type { ProviderContext } from '../../catalog/content-provider.js';
 import { ServerError, ServerErrorCode } from '../../errors/server-error.js';
 import type { InboundRequest } from '../../request/inbound-request.js';
+import { principalNamedBy } from '../../request/request-auth.js';
 import type { ServerScope } from '../server-scope.js';
 import { checkParams } from './params-check.js';
 
 /** The context providers get for a request. */
 export function providerContext(request: InboundRequest): ProviderContext {
-  return { signal: request.abort.signal, era: request.era, traceContext: request.traceContext };
+  const context: ProviderContext = {
+    signal: request.abort.signal,
+    era: request.era,
+    traceContext: request.traceContext,
+  };
+  const principal = principalNamedBy(request.auth);
+  if (principal !== undefined) context.principal = principal;
+  const sessionId = request.session?.id;
+  if (sessionId !== undefined) context.sessionId = sessionId;
+  return context;
 }
 
 /** `resources/list`. */

@@ -105,9 +105,39 @@ async function answerTask(
   return relayed;
 }
 
+/**
+ * A 2025-11-25 tasks request (a 2025 client): answered through a task relay that takes them, else
+ * the method is not served (the server does not declare the `tasks` capability then).
+ */
+async function answerLegacyTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  if (scope.taskRelay?.legacyTasks !== true) {
+    throw new ServerError({
+      code: ServerErrorCode.MethodNotFound,
+      message: `Method not found: "${request.method}" (this server serves 2025-11-25 tasks only for the tasks it relays, and relays none).`,
+      context: { method: request.method },
+    });
+  }
+  const taskId = request.params?.taskId;
+  if (typeof taskId !== 'string')
+    throw invalidParams(request.method, 'taskId: expected the task id as a string');
+  const relayed = await scope.taskRelay.relay(
+    request.method as RelayedTaskMethod,
+    { ...request.params, taskId },
+    providerContext(request),
+  );
+  if (relayed === undefined) throw unknownTask(taskId);
+  return relayed;
+}
+
 /** `tasks/get`: the task with its open questions, result or error. */
 export function getTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  if (request.era === 'legacy') return answerLegacyTask(request, scope);
   return answerTask(request, scope, (task) => task.detailed() as unknown as Result);
+}
+
+/** `tasks/result` (2025-11-25): the relayed task's result, once it ended. */
+export function getTaskResult(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  return answerLegacyTask(request, scope);
 }
 
 /** `tasks/update`: answers to the task's open questions; an empty acknowledgement. */
@@ -128,6 +158,7 @@ export function updateTask(request: InboundRequest, scope: ServerScope): Promise
 
 /** `tasks/cancel`: cancels the task (idempotent on finished tasks); an empty acknowledgement. */
 export function cancelTask(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  if (request.era === 'legacy') return answerLegacyTask(request, scope);
   return answerTask(request, scope, (task) => {
     task.cancel();
     return {};
