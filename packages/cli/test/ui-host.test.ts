@@ -143,7 +143,8 @@ describe('switchboard ui: OAuth sign-in from the page', () => {
     // The person's browser: the authorization server redirects to the loopback redirect of the process.
     const answer = await fetch(authorizationUrl, { redirect: 'manual' });
     await (await fetch(answer.headers.get('location') ?? '')).text();
-    await events.next(serverNamed('notes', (server) => server.state === 'connected'));
+    // Connected comes first, its tools a moment later (they are reviewed by trust on the way in).
+    await events.next(serverNamed('notes', (server) => server.state === 'connected' && server.toolCount > 0));
     const tools = (await ui.api<UiToolSummary[]>('GET', '/api/servers/notes/tools')).body;
     expect(tools.map((tool) => tool.name)).toEqual(['list_notes']);
     const token = [...authorization.issued.keys()][0] as string;
