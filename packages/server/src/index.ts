@@ -59,6 +59,17 @@ export { ServerError, ServerErrorCode } from './errors/server-error.js';
 // For code that answers on a server's behalf (a gateway forwarding a failure upstream).
 export type { WireError } from './errors/to-wire-error.js';
 export { toWireError } from './errors/to-wire-error.js';
+export type { EmitOptions, EventHub, EventHubOptions, EventReadResult } from './events/event-hub.js';
+export { createEventHub } from './events/event-hub.js';
+export type {
+  EventDeliveryMode,
+  EventOccurrence,
+  EventTypeDefinition,
+  ListedEventType,
+} from './events/event-type.js';
+export { eventsExtensionId } from './events/event-type.js';
+export type { EventsMethodsOptions } from './events/events-methods.js';
+export type { WebhookOptions } from './events/webhook-subscriptions.js';
 export type {
   BearerAuthOptions,
   BearerTokenPrincipal,
