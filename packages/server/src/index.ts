@@ -59,8 +59,22 @@ export { ServerError, ServerErrorCode } from './errors/server-error.js';
 // For code that answers on a server's behalf (a gateway forwarding a failure upstream).
 export type { WireError } from './errors/to-wire-error.js';
 export { toWireError } from './errors/to-wire-error.js';
-export type { EmitOptions, EventHub, EventHubOptions, EventReadResult } from './events/event-hub.js';
+export type {
+  EmitOptions,
+  EventHub,
+  EventHubOptions,
+  EventReadResult,
+  HubWebhooks,
+} from './events/event-hub.js';
 export { createEventHub } from './events/event-hub.js';
+export type {
+  EventPollAnswer,
+  EventRequest,
+  EventSource,
+  EventStreamSink,
+  WebhookPolicy,
+  WebhookSubscribeRequest,
+} from './events/event-source.js';
 export type {
   EventDeliveryMode,
   EventOccurrence,

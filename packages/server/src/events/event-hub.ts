@@ -14,6 +14,14 @@ import {
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import { decodeEventCursor, encodeEventCursor } from './event-cursor.js';
 import { EventLog, type LoggedEvent } from './event-log.js';
+import type {
+  EventPollAnswer,
+  EventRequest,
+  EventSource,
+  EventStreamSink,
+  WebhookPolicy,
+  WebhookSubscribeRequest,
+} from './event-source.js';
 import {
   type EventDeliveryMode,
   type EventOccurrence,
@@ -51,8 +59,19 @@ export interface EventReadResult {
   hasMore: boolean;
 }
 
-/** The event types of a server and the occurrences it emits. */
-export interface EventHub {
+/** The webhook side of a hub: the event source's subscribe and unsubscribe, and how many are held. */
+export interface HubWebhooks {
+  readonly policy: WebhookPolicy;
+  /** Live subscriptions (expired ones dropped first). */
+  readonly size: number;
+  subscribe(
+    request: WebhookSubscribeRequest,
+  ): Promise<{ id: string; refreshBefore: string; cursor: string | null }>;
+  unsubscribe(request: Omit<WebhookSubscribeRequest, 'secret' | 'ttlMs' | 'cursor'>): Promise<void>;
+}
+
+/** The event types of a server and the occurrences it emits; the server's `EventSource`. */
+export interface EventHub extends EventSource {
   /** The offered types, as `events/list` lists them. */
   list(): ListedEventType[];
   /** The definition of a type, if offered. */
@@ -74,15 +93,15 @@ export interface EventHub {
     listener: (event: EventOccurrence) => void,
   ): () => void;
   /** The webhook subscriptions. */
-  readonly webhooks: WebhookSubscriptions;
-  /** Checks subscription arguments against the type's `inputSchema`; a problem list, empty when valid. */
-  checkArguments(name: string, args: unknown): string[];
+  readonly webhooks: HubWebhooks;
   /** Stops webhook deliveries. */
   close(): void;
 }
 
 class DefaultEventHub implements EventHub {
-  readonly webhooks: WebhookSubscriptions;
+  readonly specificationVersion = 'v1' as const;
+  readonly webhooks: HubWebhooks;
+  readonly #subscriptions: WebhookSubscriptions;
   readonly #types = new Map<string, EventTypeDefinition>();
   readonly #epoch = randomBytes(6).toString('base64url').replaceAll('.', '');
   readonly #log: EventLog;
@@ -105,7 +124,7 @@ class DefaultEventHub implements EventHub {
       this.#types.set(type.name, type);
     }
     this.#log = new EventLog(options.retain ?? 1000);
-    this.webhooks = new WebhookSubscriptions(options.webhooks ?? {}, {
+    this.#subscriptions = new WebhookSubscriptions(options.webhooks ?? {}, {
       logger: options.logger ?? silentLogger,
       occurrence: (entry) => this.#occurrence(entry),
       belongs: (name, args, entry) => this.#belongs(name, args, entry),
@@ -113,7 +132,54 @@ class DefaultEventHub implements EventHub {
         this.#log.after(fromSeq, (entry) => this.#belongs(name, args, entry), Number.POSITIVE_INFINITY)
           .entries,
     });
-    this.#log.listen((entry) => this.webhooks.deliver(entry));
+    this.#log.listen((entry) => this.#subscriptions.deliver(entry));
+    const subscriptions = this.#subscriptions;
+    this.webhooks = {
+      policy: options.webhooks ?? {},
+      get size() {
+        return subscriptions.size;
+      },
+      subscribe: (request) => this.#subscribe(request),
+      unsubscribe: async (request) => {
+        this.#check(request.name, 'webhook', request.arguments);
+        if (!subscriptions.unsubscribe(request.principal, request.name, request.arguments, request.url)) {
+          throw new ServerError({
+            code: ServerErrorCode.EventTypeNotFound,
+            message: `No webhook subscription of yours to "${request.name}" with these arguments posts to that URL.`,
+            data: { name: request.name },
+          });
+        }
+      },
+    };
+  }
+
+  listEventTypes(): ListedEventType[] {
+    return this.list();
+  }
+
+  async pollEvents(request: EventRequest & { maxEvents: number }): Promise<EventPollAnswer> {
+    this.#check(request.name, 'poll', request.arguments);
+    // No cursor: the client starts now, so nothing from before is replayed.
+    if (request.cursor === null) {
+      return { events: [], cursor: this.headCursor(), truncated: false, hasMore: false };
+    }
+    return this.read(request.name, request.arguments, request.cursor, request.maxEvents);
+  }
+
+  async streamEvents(request: EventRequest, sink: EventStreamSink, signal: AbortSignal): Promise<void> {
+    // Every check happens before the stream opens: a bad request is a plain error.
+    this.#check(request.name, 'push', request.arguments);
+    const { name, arguments: args, cursor } = request;
+    const backlog = cursor === null ? undefined : this.read(name, args, cursor, Number.POSITIVE_INFINITY);
+    // Replay and listening start in one turn, so nothing emitted in between is lost or repeated.
+    sink.active({ cursor: cursor ?? this.headCursor(), truncated: backlog?.truncated ?? false });
+    for (const event of backlog?.events ?? []) sink.event(event);
+    const stop = this.watch(name, args, (event) => sink.event(event));
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    stop();
   }
 
   list(): ListedEventType[] {
@@ -185,29 +251,84 @@ class DefaultEventHub implements EventHub {
     });
   }
 
-  checkArguments(name: string, args: unknown): string[] {
-    const type = this.#types.get(name);
-    if (type === undefined) return [`"${name}" is not an offered event type`];
-    const checked = this.#validator.validate(
-      { name, inputSchema: (type.inputSchema ?? { type: 'object' }) as never },
-      args ?? {},
-    );
-    return checked.valid
-      ? []
-      : checked.problems.map((problem) => `${problem.path || '(root)'}: ${problem.message}`);
-  }
-
   close(): void {
-    this.webhooks.close();
+    this.#subscriptions.close();
   }
 
-  /** The position of a decoded cursor, for webhook replay (undefined: not ours, or "from now"). */
-  seqOf(cursor: string): number | undefined {
+  async #subscribe(request: WebhookSubscribeRequest) {
+    this.#check(request.name, 'webhook', request.arguments);
+    const outcome = await this.#subscriptions.subscribe({
+      principal: request.principal,
+      name: request.name,
+      args: request.arguments,
+      url: request.url,
+      secret: request.secret,
+      ttlMs: request.ttlMs,
+      fromSeq: request.cursor === null ? undefined : this.#replayFrom(request.cursor),
+    });
+    if ('kind' in outcome) {
+      throw outcome.kind === 'exhausted'
+        ? new ServerError({
+            code: ServerErrorCode.EventsExhausted,
+            message: 'The server holds as many webhook subscriptions as it allows; unsubscribe one first.',
+          })
+        : new ServerError({
+            code: ServerErrorCode.WebhookEndpointFailed,
+            message: `The callback endpoint failed verification (${outcome.reason}): it must answer the signed verification POST with 2xx and {"challenge": <the same value>}.`,
+            data: { reason: outcome.reason },
+          });
+    }
+    return {
+      id: outcome.id,
+      refreshBefore: new Date(outcome.expiresAt).toISOString(),
+      cursor: this.headCursor(),
+    };
+  }
+
+  /** Where a webhook subscription's `cursor` replays from (a cursor of another life: all retained). */
+  #replayFrom(cursor: string): number {
     const position = decodeEventCursor(cursor);
-    if (position === undefined) return undefined;
+    if (position === undefined) {
+      throw new ServerError({
+        code: ServerErrorCode.EventCursorInvalid,
+        message: `The cursor ${JSON.stringify(cursor.slice(0, 80))} was not issued by this server; subscribe with cursor null to start from now.`,
+      });
+    }
     return position.epoch === this.#epoch && position.seq <= this.#log.head
       ? position.seq
       : this.#log.oldest - 1;
+  }
+
+  /** The type is offered, offers `mode`, and `args` match its `inputSchema`; else a coded error. */
+  #check(name: string, mode: EventDeliveryMode, args: Record<string, unknown>): void {
+    const type = this.#types.get(name);
+    if (type === undefined) {
+      throw new ServerError({
+        code: ServerErrorCode.EventTypeNotFound,
+        message: `No event type "${name}" is offered; call events/list for the offered types.`,
+        data: { name },
+      });
+    }
+    const modes = type.delivery ?? eventDeliveryModes;
+    if (!modes.includes(mode)) {
+      throw new ServerError({
+        code: ServerErrorCode.EventDeliveryUnsupported,
+        message: `Event type "${name}" is not delivered by ${mode}; it offers ${modes.join(', ')}.`,
+        data: { name, mode },
+      });
+    }
+    const checked = this.#validator.validate(
+      { name, inputSchema: (type.inputSchema ?? { type: 'object' }) as never },
+      args,
+    );
+    if (!checked.valid) {
+      const problems = checked.problems.map((problem) => problem.message).join('; ');
+      throw new ServerError({
+        code: ServerErrorCode.InvalidParams,
+        message: `The arguments do not match the inputSchema of event type "${name}": ${problems}.`,
+        data: { name },
+      });
+    }
   }
 
   #belongs(name: string, args: Readonly<Record<string, unknown>>, entry: LoggedEvent): boolean {
@@ -225,12 +346,6 @@ class DefaultEventHub implements EventHub {
       cursor: encodeEventCursor({ epoch: this.#epoch, seq: entry.seq }),
     };
   }
-}
-
-/** The position a webhook subscription's `cursor` asks to replay from (undefined: from now). */
-export function replayPosition(hub: EventHub, cursor: unknown): number | undefined {
-  if (typeof cursor !== 'string' || !(hub instanceof DefaultEventHub)) return undefined;
-  return hub.seqOf(cursor);
 }
 
 /** Creates an event hub from its types. */

@@ -1,13 +1,13 @@
 /**
- * Reading the params of `events/*` requests: the event type (offered, and offering the mode asked
- * for), its subscription arguments (checked against the type's `inputSchema`), a cursor, and who
- * the caller is for webhook subscriptions. Each bad input is a coded `ServerError` saying what to send.
+ * Reading the params of `events/*` requests, whatever source serves them: the event type's name,
+ * the subscription arguments (an object), a cursor, counts, the webhook `delivery` (its URL held to
+ * the source's callback policy) and who the caller is. Each bad input is a coded `ServerError`
+ * saying what to send instead.
  */
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import type { InboundRequest } from '../request/inbound-request.js';
-import type { EventHub } from './event-hub.js';
-import type { EventDeliveryMode, EventTypeDefinition } from './event-type.js';
-import { eventDeliveryModes } from './event-type.js';
+import { defaultAllowCallback } from './callback-url-policy.js';
+import type { EventRequest, WebhookPolicy } from './event-source.js';
 
 function invalid(method: string, message: string): ServerError {
   return new ServerError({
@@ -16,59 +16,24 @@ function invalid(method: string, message: string): ServerError {
   });
 }
 
-/** The event type a request names, checked to offer `mode`. */
-export function eventTypeOf(
-  hub: EventHub,
-  request: InboundRequest,
-  mode: EventDeliveryMode,
-): EventTypeDefinition {
-  const name = request.params?.name;
-  if (typeof name !== 'string')
+/** The name, arguments and cursor every subscribing method carries. */
+export function eventRequestOf(request: InboundRequest): EventRequest {
+  const params = request.params ?? {};
+  if (typeof params.name !== 'string') {
     throw invalid(request.method, 'name must be the event type (a string from events/list).');
-  const type = hub.get(name);
-  if (type === undefined) {
-    throw new ServerError({
-      code: ServerErrorCode.EventTypeNotFound,
-      message: `No event type "${name}" is offered; call events/list for the offered types.`,
-      data: { name },
-    });
   }
-  if (!(type.delivery ?? eventDeliveryModes).includes(mode)) {
-    throw new ServerError({
-      code: ServerErrorCode.EventDeliveryUnsupported,
-      message: `Event type "${name}" is not delivered by ${mode}; it offers ${(type.delivery ?? []).join(', ')}.`,
-      data: { name, mode },
-    });
-  }
-  return type;
-}
-
-/** The subscription arguments, valid for the type's `inputSchema`. */
-export function argumentsOf(hub: EventHub, request: InboundRequest, name: string): Record<string, unknown> {
-  const args = request.params?.arguments ?? {};
+  const args = params.arguments ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw invalid(request.method, "arguments must be an object matching the event type's inputSchema.");
   }
-  const problems = hub.checkArguments(name, args);
-  if (problems.length > 0) {
-    throw invalid(
-      request.method,
-      `arguments do not match the inputSchema of "${name}": ${problems.join('; ')}.`,
-    );
-  }
-  return args as Record<string, unknown>;
-}
-
-/** The cursor: a string, or null/absent for "from now". */
-export function cursorOf(request: InboundRequest): string | null {
-  const cursor = request.params?.cursor;
-  if (cursor === undefined || cursor === null) return null;
-  if (typeof cursor !== 'string')
+  const cursor = params.cursor ?? null;
+  if (cursor !== null && typeof cursor !== 'string') {
     throw invalid(request.method, 'cursor must be a string from an earlier answer, or null.');
-  return cursor;
+  }
+  return { name: params.name, arguments: args as Record<string, unknown>, cursor };
 }
 
-/** A positive integer option of the params, or undefined. */
+/** A positive integer field of the params, or undefined. */
 export function positiveIntegerOf(request: InboundRequest, field: string): number | undefined {
   const value = request.params?.[field];
   if (value === undefined || value === null) return undefined;
@@ -78,10 +43,34 @@ export function positiveIntegerOf(request: InboundRequest, field: string): numbe
   return value;
 }
 
+/** The webhook `delivery` object: its URL (allowed by `policy`) and secret. */
+export function webhookDeliveryOf(
+  request: InboundRequest,
+  policy: WebhookPolicy,
+): { url: string; secret: unknown } {
+  const delivery = request.params?.delivery as Record<string, unknown> | undefined;
+  if (typeof delivery !== 'object' || delivery === null || delivery.mode !== 'webhook') {
+    throw invalid(request.method, 'delivery must be { mode: "webhook", url, secret }.');
+  }
+  let url: URL;
+  try {
+    url = new URL(String(delivery.url));
+  } catch {
+    throw invalid(request.method, 'delivery.url must be an absolute https URL.');
+  }
+  if (!(policy.allowCallback ?? defaultAllowCallback)(url)) {
+    throw invalid(
+      request.method,
+      'delivery.url is not an allowed callback: it must be https and not a loopback or private address.',
+    );
+  }
+  return { url: url.href, secret: delivery.secret };
+}
+
 /** Who the caller is, for webhook subscriptions; refused without one (the extension requires it). */
-export function principalOf(request: InboundRequest, anonymous: string | undefined): string {
+export function principalOf(request: InboundRequest, policy: WebhookPolicy): string {
   const auth = request.auth;
-  const principal = auth?.principal ?? auth?.subject ?? auth?.clientId ?? anonymous;
+  const principal = auth?.principal ?? auth?.subject ?? auth?.clientId ?? policy.anonymousPrincipal;
   if (principal === undefined) {
     throw new ServerError({
       code: ServerErrorCode.EventsForbidden,

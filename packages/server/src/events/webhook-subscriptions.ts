@@ -10,27 +10,24 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@switchboard/core';
 import type { LoggedEvent } from './event-log.js';
+import type { WebhookPolicy } from './event-source.js';
 import type { EventOccurrence } from './event-type.js';
 import { postSigned, type VerificationFailure, verifyEndpoint } from './webhook-delivery.js';
 
 /** Webhook delivery settings of an event hub. */
-export interface WebhookOptions {
+export interface WebhookOptions extends WebhookPolicy {
   /** Longest (and default) lifetime of a subscription between refreshes. @default 86_400_000 (24 h) */
   maxTtlMs?: number;
   /** Waits before each retry of a failed delivery; their number is the retries. @default [1000, 5000, 30000, 120000, 600000] */
   retryDelaysMs?: readonly number[];
   /** Time limit of one POST. @default 10_000 */
   timeoutMs?: number;
-  /** Which callback URLs may be subscribed. @default https URLs whose host is not a loopback or private address literal */
-  allowCallback?(url: URL): boolean;
-  /** Who an unauthenticated caller subscribes as. @default none: webhook subscriptions need an authenticated caller */
-  anonymousPrincipal?: string;
   /** Most subscriptions held at once. @default 1000 */
   maxSubscriptions?: number;
 }
 
 /** What a subscribe asks for. */
-export interface WebhookSubscribeRequest {
+export interface WebhookRegistration {
   principal: string;
   name: string;
   args: Record<string, unknown>;
@@ -110,7 +107,7 @@ export class WebhookSubscriptions {
 
   /** Creates or refreshes a subscription; resolves to its id and expiry, or why it was refused. */
   async subscribe(
-    request: WebhookSubscribeRequest,
+    request: WebhookRegistration,
   ): Promise<{ id: string; expiresAt: number } | SubscribeRefusal> {
     this.#sweep();
     const id = webhookSubscriptionId(request.principal, request.name, request.args, request.url);

@@ -46,7 +46,7 @@ import { type MethodRoute, methodTable } from '../dispatch/method-table.js';
 import { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import type { ServerScope } from '../dispatch/server-scope.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
-import type { EventHub } from '../events/event-hub.js';
+import type { EventSource } from '../events/event-source.js';
 import { eventsExtensionId } from '../events/event-type.js';
 import { type EventsMethodsOptions, eventsRoutes } from '../events/events-methods.js';
 import type { CacheHint } from '../protocol/encode-result.js';
@@ -104,9 +104,9 @@ export interface McpServerOptions {
   /**
    * Event types and their occurrences (SEP-3415, the `io.modelcontextprotocol/events` extension on
    * 2026-07-28): `events/list`, `events/poll`, `events/stream` and webhook `events/subscribe` over
-   * the hub from `createEventHub`. @default none
+   * the hub from `createEventHub` (or another `EventSource`: a gateway's upstreams). @default none
    */
-  events?: EventHub;
+  events?: EventSource;
   /** How the events methods answer (poll interval, page size, stream heartbeat). @default their defaults */
   eventDelivery?: EventsMethodsOptions;
   /**
@@ -295,7 +295,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly #sessions = new Set<LegacySession>();
   readonly #connections = new Set<MessageConnection>();
   readonly #skills: readonly SkillProvider[];
-  readonly #events: EventHub | undefined;
+  readonly #events: EventSource | undefined;
   readonly #appResources: AppResources;
   readonly #appsContext: ToolAppsContext;
   readonly #stopBus: () => void;
