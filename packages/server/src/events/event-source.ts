@@ -54,6 +54,8 @@ export interface WebhookPolicy {
 /** A source of events a server serves. */
 export interface EventSource {
   readonly specificationVersion: 'v1';
+  /** Whether it offers events now: the server declares the extension while it does. @default always */
+  offersEvents?(): boolean;
   /** The offered types (`events/list`). */
   listEventTypes(): Promise<readonly ListedEventType[]> | readonly ListedEventType[];
   /** One poll; `maxEvents` is the most to return. */

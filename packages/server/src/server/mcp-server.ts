@@ -399,7 +399,9 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};
     // Events only on 2026-07-28: the extension is defined for that revision on.
-    if (era === 'modern' && this.#events !== undefined) extensions[eventsExtensionId] = {};
+    if (era === 'modern' && this.#events !== undefined && (this.#events.offersEvents?.() ?? true)) {
+      extensions[eventsExtensionId] = {};
+    }
     // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.
     if (this.#skills.some((provider) => provider.servesSkills())) extensions[skillsExtensionId] = {};
     // MCP Apps in both eras: a server with app tools says so (SEP-1724's extension declaration).
