@@ -7,6 +7,7 @@
 import { createMcpClient, type EventOccurrence, type McpClient } from '@switchboard/client';
 import { createToolName } from '@switchboard/core';
 import { createEventHub, createMcpServer, type ServeHandle, serve } from '@switchboard/server';
+import { createCollector } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createGateway } from '../src/index.js';
 
@@ -58,22 +59,6 @@ afterAll(async () => {
   hub.close();
 });
 
-function collector(count: number) {
-  const events: EventOccurrence[] = [];
-  let done: () => void = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  return {
-    events,
-    arrived,
-    push(event: EventOccurrence) {
-      events.push(event);
-      if (events.length === count) done();
-    },
-  };
-}
-
 const ids = (events: EventOccurrence[]) => events.map((event) => (event.data as { id: number }).id);
 
 test('the upstream types are served namespaced like tools, with only the modes the gateway relays', async () => {
@@ -110,7 +95,7 @@ test('a poll begun on one replica resumes on the other from its cursor', async (
 
 test('a stream through a replica that stops resumes through the other with no event lost or repeated', async () => {
   const [a, b] = replicas;
-  const before = collector(2);
+  const before = createCollector<EventOccurrence>(2);
   const stream = a?.client
     .events()
     .stream(served, { service: 'api' }, { onEvent: (event) => before.push(event) });
@@ -123,7 +108,7 @@ test('a stream through a replica that stops resumes through the other with no ev
   await a?.stop();
   hub.emit('incident.created', { id: 12, service: 'api' });
   hub.emit('incident.created', { id: 13, service: 'db' });
-  const after = collector(2);
+  const after = createCollector<EventOccurrence>(2);
   const resumed = b?.client.events().stream(
     served,
     { service: 'api' },
@@ -136,8 +121,8 @@ test('a stream through a replica that stops resumes through the other with no ev
   hub.emit('incident.created', { id: 14, service: 'api' });
   await after.arrived;
   await resumed?.close();
-  expect(ids(before.events)).toEqual([10, 11]);
-  expect(ids(after.events)).toEqual([12, 14]);
+  expect(ids(before.values)).toEqual([10, 11]);
+  expect(ids(after.values)).toEqual([12, 14]);
 });
 
 test('webhook subscriptions are not relayed: the gateway says so with the unsupported code', async () => {

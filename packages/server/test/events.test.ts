@@ -12,7 +12,7 @@ import {
   type EventOccurrence,
   type McpClient,
 } from '@switchboard/client';
-import { envelope, post } from '@switchboard/test-helpers';
+import { createCollector, envelope, post } from '@switchboard/test-helpers';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createEventHub, createMcpServer, type EventHub, type ServeHandle, serve } from '../src/index.js';
@@ -70,23 +70,6 @@ async function start(
   cleanups.push(() => client.close());
   cleanups.push(() => hub.close());
   return { client, url: handle.url };
-}
-
-/** Collects events until `count` arrived. */
-function collector(count: number) {
-  const events: EventOccurrence[] = [];
-  let done: () => void = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  return {
-    events,
-    arrived,
-    push(event: EventOccurrence) {
-      events.push(event);
-      if (events.length === count) done();
-    },
-  };
 }
 
 describe('discovery and eras', () => {
@@ -183,7 +166,7 @@ describe('stream', () => {
     const hub = makeHub();
     const { client } = await start(hub);
     const events = client.events();
-    const firstBatch = collector(2);
+    const firstBatch = createCollector<EventOccurrence>(2);
     const stream = events.stream(
       'incident.created',
       { service: 'api' },
@@ -194,13 +177,13 @@ describe('stream', () => {
     hub.emit('incident.created', { id: 2, service: 'db' });
     hub.emit('incident.created', { id: 3, service: 'api' });
     await firstBatch.arrived;
-    expect(firstBatch.events.map((event) => (event.data as { id: number }).id)).toEqual([1, 3]);
+    expect(firstBatch.values.map((event) => (event.data as { id: number }).id)).toEqual([1, 3]);
     const resumeFrom = stream.cursor;
     await stream.close();
     // Emitted while nobody listens.
     hub.emit('incident.created', { id: 4, service: 'api' });
     hub.emit('incident.created', { id: 5, service: 'api' });
-    const secondBatch = collector(3);
+    const secondBatch = createCollector<EventOccurrence>(3);
     let truncated: boolean | undefined;
     const resumed = events.stream(
       'incident.created',
@@ -218,7 +201,7 @@ describe('stream', () => {
     await secondBatch.arrived;
     await resumed.close();
     expect(truncated).toBe(false);
-    expect(secondBatch.events.map((event) => (event.data as { id: number }).id)).toEqual([4, 5, 6]);
+    expect(secondBatch.values.map((event) => (event.data as { id: number }).id)).toEqual([4, 5, 6]);
   });
 });
 
@@ -226,7 +209,7 @@ describe('webhooks', () => {
   test('deliver signed events to a real receiver, retry a failed one once acknowledged, and resume from the cursor', async () => {
     const hub = makeHub();
     const { client } = await start(hub);
-    const received = collector(3);
+    const received = createCollector<EventOccurrence>(3);
     let failOnce = true;
     const receiver = await createWebhookReceiver({
       secret,
@@ -250,23 +233,23 @@ describe('webhooks', () => {
     expect(hub.webhooks.size).toBe(1);
     for (let id = 1; id <= 3; id += 1) hub.emit('incident.created', { id, service: 'api' });
     await received.arrived;
-    expect(received.events.map((event) => (event.data as { id: number }).id)).toEqual([1, 2, 3]);
-    await expect.poll(() => receiver.cursor).toBe(received.events[2]?.cursor);
+    expect(received.values.map((event) => (event.data as { id: number }).id)).toEqual([1, 2, 3]);
+    await expect.poll(() => receiver.cursor).toBe(received.values[2]?.cursor);
 
     // Gone for a while: a new subscription from the receiver's cursor gets what it missed, once.
     await client.events().unsubscribe('incident.created', {}, { url: receiver.url });
     expect(hub.webhooks.size).toBe(0);
     hub.emit('incident.created', { id: 4, service: 'api' });
-    const missed = collector(4);
-    for (const event of received.events) missed.push(event);
-    received.events.length = 0;
+    const missed = createCollector<EventOccurrence>(4);
+    for (const event of received.values) missed.push(event);
+    received.values.length = 0;
     const resumedReceiver = await createWebhookReceiver({ secret, onEvent: (event) => missed.push(event) });
     cleanups.push(() => resumedReceiver.close());
     await client
       .events()
       .subscribe('incident.created', {}, { url: resumedReceiver.url, secret, cursor: receiver.cursor });
     await missed.arrived;
-    expect(missed.events.map((event) => (event.data as { id: number }).id)).toEqual([1, 2, 3, 4]);
+    expect(missed.values.map((event) => (event.data as { id: number }).id)).toEqual([1, 2, 3, 4]);
   });
 
   test('the receiver refuses tampered and stale deliveries with coded errors, never as events', async () => {
