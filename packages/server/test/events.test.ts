@@ -5,6 +5,7 @@
  * Standard Webhooks; tampered and stale deliveries are refused with their codes.
  */
 import { randomBytes } from 'node:crypto';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import {
   type ClientError,
   createMcpClient,
@@ -144,6 +145,18 @@ describe('poll', () => {
     expect(read.events.map((event) => (event.data as { id: number }).id)).toEqual([4, 6]);
     const next = await events.poll('incident.created', { service: 'db' }, { cursor: read.cursor });
     expect(next).toMatchObject({ events: [], truncated: false });
+  });
+
+  test('a cursor of an earlier life of the server (a restart) reads what is kept, marked truncated', async () => {
+    const before = makeHub();
+    const old = await start(before);
+    const cursor = (await old.client.events().poll('incident.created')).cursor;
+    const after = makeHub();
+    const restarted = await start(after);
+    after.emit('incident.created', { id: 7, service: 'api' });
+    const read = await restarted.client.events().poll('incident.created', {}, { cursor });
+    expect(read.truncated).toBe(true);
+    expect(read.events.map((event) => (event.data as { id: number }).id)).toEqual([7]);
   });
 
   test("bad requests are refused with the extension's codes", async () => {
@@ -361,4 +374,30 @@ describe('webhooks', () => {
       client.events().subscribe('incident.created', {}, { url: 'https://hooks.example.com/in', secret }),
     ).rejects.toMatchObject({ jsonRpcCode: -32012 });
   });
+});
+
+test('over a message connection (as stdio serves), a 2026-07-28 client polls and streams', async () => {
+  const hub = makeHub();
+  const server = createMcpServer({ name: 'events', version: '1.0.0', events: hub });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const connection = await server.connect(serverSide);
+  cleanups.push(() => connection.close());
+  const client = await createMcpClient('events', clientSide, { protocolVersion: '2026-07-28' });
+  cleanups.push(() => client.close());
+  const events = client.events();
+  const start = await events.poll('incident.created');
+  const streamed = createCollector<EventOccurrence>(2);
+  const stream = events.stream(
+    'incident.created',
+    {},
+    { cursor: start.cursor, onEvent: (event) => streamed.push(event) },
+  );
+  await stream.active;
+  hub.emit('incident.created', { id: 1, service: 'api' });
+  hub.emit('incident.created', { id: 2, service: 'api' });
+  await streamed.arrived;
+  await stream.close();
+  expect(streamed.values.map((event) => (event.data as { id: number }).id)).toEqual([1, 2]);
+  const polled = await events.poll('incident.created', {}, { cursor: start.cursor });
+  expect(polled.events.map((event) => event.eventId)).toEqual(streamed.values.map((event) => event.eventId));
 });

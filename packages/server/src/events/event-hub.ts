@@ -229,14 +229,15 @@ class DefaultEventHub implements EventHub {
         message: `The cursor ${JSON.stringify(cursor.slice(0, 80))} was not issued by this server; poll with cursor null to start from now.`,
       });
     }
-    // Another life of the hub (a restart): everything it numbered is gone, so read what is kept.
+    // Another life of the hub (a restart): what it held after the cursor is gone, so read what is
+    // kept and say events may be missing.
     const otherLife = position.epoch !== this.#epoch || position.seq > this.#log.head;
     const from = otherLife ? this.#log.oldest - 1 : position.seq;
     const slice = this.#log.after(from, (entry) => this.#belongs(name, args, entry), limit);
     return {
       events: slice.entries.map((entry) => this.#occurrence(entry)),
       cursor: encodeEventCursor({ epoch: this.#epoch, seq: slice.endSeq }),
-      truncated: otherLife ? position.seq > 0 || this.#log.oldest > 1 : slice.truncated,
+      truncated: otherLife || slice.truncated,
       hasMore: slice.hasMore,
     };
   }
