@@ -79,6 +79,12 @@ export const ClientErrorCode = {
   AppNotFound: 'APP_NOT_FOUND',
   /** A request an MCP App sent its host was refused (another server's tool, one kept from apps, another method). */
   AppRequestRefused: 'APP_REQUEST_REFUSED',
+  /** The server does not offer the Events extension (`io.modelcontextprotocol/events`) on this connection. */
+  EventsUnavailable: 'EVENTS_UNAVAILABLE',
+  /** A webhook delivery's signature does not match its body under the subscription's secret (tampered, or another secret). */
+  WebhookSignatureInvalid: 'WEBHOOK_SIGNATURE_INVALID',
+  /** A webhook delivery's timestamp is outside the tolerance (a replay, or a clock far off). */
+  WebhookTimestampExpired: 'WEBHOOK_TIMESTAMP_EXPIRED',
 } as const;
 
 /** A code of the client's own errors (the table above). */

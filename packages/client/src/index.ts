@@ -158,6 +158,19 @@ export {
   serverMetaKey,
   withServerMeta,
 } from './cross-server-catalog.js';
+export type {
+  EventDeliveryMode,
+  EventOccurrence,
+  EventPollOptions,
+  EventPollResult,
+  EventStream,
+  EventStreamOptions,
+  EventsClient,
+  EventType,
+  WebhookDelivery,
+  WebhookSubscribeOptions,
+  WebhookSubscription,
+} from './events-client.js';
 export type { ToolSource, ToolSourceOptions } from './framework-adapter/tool-source.js';
 export type { LoadedMcpTools, LoadMcpToolsOptions } from './load-mcp-tools.js';
 export { loadMcpTools } from './load-mcp-tools.js';
@@ -242,3 +255,7 @@ export type { TaskState, TaskStatus, TaskWaitOptions, ToolTask } from './tool-ta
 export type { DefinitionDiff, DefinitionDiffLine } from './trust-diff.js';
 export { definitionLines, diffDefinitions } from './trust-diff.js';
 export { quarantinedError } from './trust-gate.js';
+export type { WebhookReceiver, WebhookReceiverOptions } from './webhook-receiver.js';
+export { createWebhookReceiver } from './webhook-receiver.js';
+export type { VerifiedDelivery, WebhookVerifyOptions } from './webhook-verification.js';
+export { verifyWebhookDelivery } from './webhook-verification.js';

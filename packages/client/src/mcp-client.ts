@@ -4,6 +4,7 @@
  * and handlers of their own, resources, prompts and skills, and errors that say which server failed
  * and what to try.
  */
+
 import type {
   CallToolResult,
   CompleteRequest,
@@ -21,6 +22,7 @@ import type {
 import type { Skill, SkillFile } from '@modelcontextprotocol/client/ext/skills';
 import type { SwitchboardError } from '@switchboard/core';
 import type { TransportType } from '@switchboard/transports';
+import type { EventsClient } from './events-client.js';
 import type { CallToolOptions, McpRequestOptions, ToolStart } from './mcp-client-options.js';
 import type { ProtocolEra } from './protocol-version.js';
 import type { ToolTask } from './tool-task.js';
@@ -76,6 +78,11 @@ export interface McpClient {
   getSkill(uri: string): Promise<Skill>;
   /** Reads one file of a skill (its `SKILL.md` by default) and verifies it against the skill's entry. */
   readSkill(skill: Skill, ref?: string): Promise<SkillFile>;
+  /**
+   * The Events extension (`io.modelcontextprotocol/events`, 2026-07-28): list event types, poll,
+   * stream and subscribe webhooks. Its methods throw `EVENTS_UNAVAILABLE` where the server offers none.
+   */
+  events(): EventsClient;
   /** Asks for log messages of `level` and above (2025: `logging/setLevel`; modern: on every request). */
   setLoggingLevel(level: LoggingLevel): Promise<void>;
   /** Checks the server answers (`ping`; `server/discover` on a modern connection). */

@@ -64,6 +64,10 @@ export interface StreamHandlers {
   acknowledged(params: Record<string, unknown>): void;
   /** The stream ended: `error` unless the server closed it gracefully. */
   ended(error: Error): void;
+  /** Notifications that name this stream in `_meta.subscriptionId` (`events/stream`'s events); unset, they go to `onNotification`. */
+  notified?(method: string, params: Record<string, unknown>): void;
+  /** The server ended the stream with its result. */
+  completed?(result: unknown): void;
 }
 
 /** Options of {@link RequestEngine}. */
@@ -386,6 +390,8 @@ export class RequestEngine {
     if ('error' in message) {
       const { code, message: text, data } = message.error;
       entry.reject(ProtocolError.fromError(code, text, data));
+    } else if (entry.stream?.completed !== undefined) {
+      entry.stream.completed((message as { result: unknown }).result);
     } else if (entry.stream !== undefined) {
       // A result on a stream is the server closing it.
       entry.stream.ended(
@@ -421,6 +427,14 @@ export class RequestEngine {
           return;
         }
         break;
+      }
+      default: {
+        const id = (params?._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID_META_KEY];
+        const notified = typeof id === 'string' ? this.pending.get(id)?.stream?.notified : undefined;
+        if (notified !== undefined) {
+          notified(notification.method, params ?? {});
+          return;
+        }
       }
     }
     this.options.onNotification(notification.method, params);

@@ -15,6 +15,11 @@ export const mcpNameSource: Readonly<Record<string, McpNameField>> = Object.free
   'tasks/get': 'taskId',
   'tasks/update': 'taskId',
   'tasks/cancel': 'taskId',
+  // The Events extension (SEP-3415): the event type a request polls, streams or subscribes to.
+  'events/poll': 'name',
+  'events/stream': 'name',
+  'events/subscribe': 'name',
+  'events/unsubscribe': 'name',
 });
 
 /** The `params` field a method's `Mcp-Name` header mirrors; undefined when the method has none. */

@@ -10,7 +10,8 @@
  * `discover_tools` plus the tools discovered so far. The upstreams' resources, resource templates
  * and prompts are served too (`gateway-catalog.ts`), and their skills, namespaced per upstream and
  * verified on read (`gateway-skills.ts`). An upstream's task reaches a downstream client that takes
- * tasks, under a gateway id naming its origin (`gateway-tasks.ts`).
+ * tasks, under a gateway id naming its origin (`gateway-tasks.ts`). Their events are served
+ * namespaced like tools, polled and streamed through the gateway (`gateway-events.ts`).
  */
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import {
@@ -41,6 +42,7 @@ import { createGatewayApps, type GatewayApps } from './gateway-apps.js';
 import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
+import { GatewayEvents } from './gateway-events.js';
 import { GatewaySkills } from './gateway-skills.js';
 import { GatewayTaskIds } from './gateway-task-ids.js';
 import { GatewayTasks } from './gateway-tasks.js';
@@ -122,6 +124,11 @@ export interface GatewayOptions {
    * file verified against its entry when it is read through the gateway. @default true
    */
   upstreamSkills?: boolean;
+  /**
+   * Serve the upstreams' events (SEP-3415, 2026-07-28): their event types namespaced like tools,
+   * polls and streams relayed, cursors any replica can resume (`gateway-events.ts`). @default true
+   */
+  upstreamEvents?: boolean;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -215,6 +222,7 @@ function createGatewayServer(
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
     skillProviders: upstreamSkills,
     taskRelay: new GatewayTasks(clients, taskIds),
+    ...((options.upstreamEvents ?? true) ? { events: new GatewayEvents({ source: clients, logger }) } : {}),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });

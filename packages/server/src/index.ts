@@ -60,6 +60,31 @@ export { ServerError, ServerErrorCode } from './errors/server-error.js';
 export type { WireError } from './errors/to-wire-error.js';
 export { toWireError } from './errors/to-wire-error.js';
 export type {
+  EmitOptions,
+  EventHub,
+  EventHubOptions,
+  EventReadResult,
+  HubWebhooks,
+} from './events/event-hub.js';
+export { createEventHub } from './events/event-hub.js';
+export type {
+  EventPollAnswer,
+  EventRequest,
+  EventSource,
+  EventStreamSink,
+  WebhookPolicy,
+  WebhookSubscribeRequest,
+} from './events/event-source.js';
+export type {
+  EventDeliveryMode,
+  EventOccurrence,
+  EventTypeDefinition,
+  ListedEventType,
+} from './events/event-type.js';
+export { eventsExtensionId } from './events/event-type.js';
+export type { EventsMethodsOptions } from './events/events-methods.js';
+export type { WebhookOptions } from './events/webhook-subscriptions.js';
+export type {
   BearerAuthOptions,
   BearerTokenPrincipal,
   HttpServerHandle,

@@ -5,6 +5,7 @@
  */
 import './dispose-symbols.js';
 
+export { type Collector, createCollector } from './collector.js';
 export { createEventLog, type EventLog } from './event-log.js';
 export { type EventStreamReader, openEventStream } from './event-stream.js';
 export { type EverythingHttpServer, startEverythingHttp } from './everything-http.js';

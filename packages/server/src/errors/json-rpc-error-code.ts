@@ -21,6 +21,16 @@ export const JsonRpcErrorCode = {
   SessionNotFound: -32001,
   /** 2025 era: resource not found. Received from older peers, never emitted (see `InvalidParams`). */
   LegacyResourceNotFound: -32002,
+  /** Events (SEP-3415): the named event type (or subscription) does not exist. */
+  EventsNotFound: -32011,
+  /** Events: the caller may not make this request (webhook subscriptions need an authenticated caller). */
+  EventsForbidden: -32012,
+  /** Events: a subscription limit is reached. */
+  EventsResourceExhausted: -32013,
+  /** Events: the event type does not offer the delivery mode asked for. */
+  EventsUnsupported: -32014,
+  /** Events: the webhook callback failed verification (`data.reason` says how). */
+  CallbackEndpointError: -32015,
   /** 2026-07-28: an HTTP header disagrees with the body, or a required one is missing. */
   HeaderMismatch: -32020,
   /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */

@@ -50,6 +50,18 @@ export const ServerErrorCode = {
   ReplicaUnreachable: 'REPLICA_UNREACHABLE',
   /** A bad option passed to a factory of this package. */
   ConfigInvalid: 'CONFIG_INVALID',
+  /** An `events/*` request named an event type the server does not offer. */
+  EventTypeNotFound: 'EVENT_TYPE_NOT_FOUND',
+  /** An `events/poll` or `events/stream` cursor this server did not issue. */
+  EventCursorInvalid: 'EVENT_CURSOR_INVALID',
+  /** An events request the caller may not make (a webhook subscription without an authenticated caller). */
+  EventsForbidden: 'EVENTS_FORBIDDEN',
+  /** The server holds as many event subscriptions as it allows. */
+  EventsExhausted: 'EVENTS_EXHAUSTED',
+  /** The event type does not offer the delivery mode asked for. */
+  EventDeliveryUnsupported: 'EVENT_DELIVERY_UNSUPPORTED',
+  /** A webhook callback failed its verification (unreachable, an error status, no challenge echoed). */
+  WebhookEndpointFailed: 'WEBHOOK_ENDPOINT_FAILED',
 } as const;
 
 /** One of the codes of {@link ServerErrorCode}. */
@@ -81,6 +93,12 @@ export const serverErrorWire: Readonly<
   CLUSTER_UNAVAILABLE: { rpcCode: JsonRpcErrorCode.ClusterUnavailable, httpStatus: 503 },
   REPLICA_UNREACHABLE: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 502 },
   CONFIG_INVALID: { rpcCode: JsonRpcErrorCode.InternalError, httpStatus: 500 },
+  EVENT_TYPE_NOT_FOUND: { rpcCode: JsonRpcErrorCode.EventsNotFound, httpStatus: 404 },
+  EVENT_CURSOR_INVALID: { rpcCode: JsonRpcErrorCode.InvalidParams, httpStatus: 400 },
+  EVENTS_FORBIDDEN: { rpcCode: JsonRpcErrorCode.EventsForbidden, httpStatus: 403 },
+  EVENTS_EXHAUSTED: { rpcCode: JsonRpcErrorCode.EventsResourceExhausted, httpStatus: 429 },
+  EVENT_DELIVERY_UNSUPPORTED: { rpcCode: JsonRpcErrorCode.EventsUnsupported, httpStatus: 400 },
+  WEBHOOK_ENDPOINT_FAILED: { rpcCode: JsonRpcErrorCode.CallbackEndpointError, httpStatus: 400 },
 };
 
 /** Options of a {@link ServerError}. */

@@ -42,7 +42,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 export type RequestHandling = Pick<RequestDispatcher, 'dispatch'>;
 
 /** Methods that only make sense as a stream. */
-const streamingMethods = new Set(['subscriptions/listen']);
+const streamingMethods = new Set(['subscriptions/listen', 'events/stream']);
 
 /** Serves one stateless request; settles when it was answered. */
 export function serveStatelessRequest(

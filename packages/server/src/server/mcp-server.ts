@@ -46,6 +46,9 @@ import { type MethodRoute, methodTable } from '../dispatch/method-table.js';
 import { RequestDispatcher } from '../dispatch/request-dispatcher.js';
 import type { ServerScope } from '../dispatch/server-scope.js';
 import { ServerError, ServerErrorCode } from '../errors/server-error.js';
+import type { EventSource } from '../events/event-source.js';
+import { eventsExtensionId } from '../events/event-type.js';
+import { type EventsMethodsOptions, eventsRoutes } from '../events/events-methods.js';
 import type { CacheHint } from '../protocol/encode-result.js';
 import { passesLogLevel } from '../protocol/logging-levels.js';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
@@ -98,6 +101,14 @@ export interface McpServerOptions {
    * own. Each serves its files through its `readResource`. @default none
    */
   skillProviders?: SkillProvider[];
+  /**
+   * Event types and their occurrences (SEP-3415, the `io.modelcontextprotocol/events` extension on
+   * 2026-07-28): `events/list`, `events/poll`, `events/stream` and webhook `events/subscribe` over
+   * the hub from `createEventHub` (or another `EventSource`: a gateway's upstreams). @default none
+   */
+  events?: EventSource;
+  /** How the events methods answer (poll interval, page size, stream heartbeat). @default their defaults */
+  eventDelivery?: EventsMethodsOptions;
   /**
    * Tasks held elsewhere: `tasks/get`, `tasks/update` and `tasks/cancel` of an id this server's own
    * store does not hold are asked of it (a gateway relays its upstreams' tasks). @default none
@@ -284,6 +295,7 @@ export class DefaultMcpServer implements McpServer, ServerScope {
   readonly #sessions = new Set<LegacySession>();
   readonly #connections = new Set<MessageConnection>();
   readonly #skills: readonly SkillProvider[];
+  readonly #events: EventSource | undefined;
   readonly #appResources: AppResources;
   readonly #appsContext: ToolAppsContext;
   readonly #stopBus: () => void;
@@ -358,6 +370,11 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       });
       for (const [method, route] of routesOfSkills) routes.set(method, route);
     }
+    this.#events = options.events;
+    if (options.events !== undefined) {
+      for (const [method, route] of eventsRoutes(options.events, options.eventDelivery))
+        routes.set(method, route);
+    }
     this.dispatcher = new RequestDispatcher(this, routes);
     this.#stopBus = this.bus.subscribe((event) => this.#deliverToSessions(event));
   }
@@ -386,6 +403,10 @@ export class DefaultMcpServer implements McpServer, ServerScope {
     }
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};
+    // Events only on 2026-07-28: the extension is defined for that revision on.
+    if (era === 'modern' && this.#events !== undefined && (this.#events.offersEvents?.() ?? true)) {
+      extensions[eventsExtensionId] = {};
+    }
     // Skills in both eras, as the SDK's own extension declares them: a 2025 client lists them too.
     // `resources/directory/read` is answered from the entries of every source (`skill-directory.ts`).
     if (this.#skills.some((provider) => provider.servesSkills()))
