@@ -4,12 +4,7 @@
  * so it is refused unless the caller names the commands and URLs it accepts.
  */
 
-import {
-  isModelFacing,
-  type JsonSchema,
-  type RegisteredTool,
-  type ToolAnnotations,
-} from '@switchboard/core';
+import { isModelFacing, type JsonSchema, type RegisteredTool, type ToolAnnotations } from '@switchboard/core';
 import { ClientError, ClientErrorCode } from './client-error.js';
 import type { ServerEntry } from './config/server-entry.js';
 import type { McpConnection } from './connect-mcp.js';
