@@ -36,7 +36,7 @@ import {
   type TransportProblems,
 } from './connect-steps.js';
 import type { NegotiatedSession } from './era-negotiation.js';
-import { createEventsClient, type EventsClient } from './events-client.js';
+import { createEventsClient, type EventsClient, eventsAvailability } from './events-client.js';
 import { runInputRounds } from './input-rounds.js';
 import { walkPages } from './list-pages.js';
 import type { McpClient } from './mcp-client.js';
@@ -468,16 +468,7 @@ export class ConnectedMcpClient implements McpClient {
 
   events(): EventsClient {
     this.eventsClient ??= createEventsClient({
-      assertAvailable: () => {
-        const extensions = (this.capabilities as { extensions?: Record<string, unknown> } | undefined)
-          ?.extensions;
-        if (extensions?.['io.modelcontextprotocol/events'] !== undefined) return;
-        throw new ClientError({
-          code: ClientErrorCode.EventsUnavailable,
-          message: `MCP server "${this.name}" does not offer events (it declares no io.modelcontextprotocol/events extension${this.era === 'modern' ? '' : '; the extension is defined for protocol 2026-07-28, and this connection speaks the 2025 protocol'}).`,
-          context: { server: this.name },
-        });
-      },
+      assertAvailable: eventsAvailability(this.name, this.era, () => this.capabilities),
       request: (method, params) => this.request(method, params),
       openStream: (method, params, handlers) => this.engine.openStream(method, params, handlers),
       toError: (error, operation) => toClientError(error, this.scene(operation)),

@@ -5,6 +5,7 @@
  * or restart to miss nothing (`truncated: true` says the server could not keep everything since).
  * The SDK has no Events client, so this speaks the wire itself through the connection's engine.
  */
+import { ClientError, ClientErrorCode } from './client-error.js';
 import type { StreamHandlers } from './request-engine.js';
 
 /** How an event type is delivered. */
@@ -268,4 +269,27 @@ class ChannelEventsClient implements EventsClient {
 /** The events client over a connection's channel. */
 export function createEventsClient(channel: EventsChannel): EventsClient {
   return new ChannelEventsClient(channel);
+}
+
+/** The extension's id, as a server declares it in its capabilities' `extensions`. */
+export const eventsExtensionId = 'io.modelcontextprotocol/events';
+
+/**
+ * The `assertAvailable` of a connection: throws `EVENTS_UNAVAILABLE`, naming the server and, on a
+ * 2025 connection, why (the extension is defined for 2026-07-28 only), when the server declares no events.
+ */
+export function eventsAvailability(
+  server: string,
+  era: 'modern' | 'legacy',
+  capabilities: () => object | undefined,
+): () => void {
+  return () => {
+    const declared = (capabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    if (declared?.[eventsExtensionId] !== undefined) return;
+    throw new ClientError({
+      code: ClientErrorCode.EventsUnavailable,
+      message: `MCP server "${server}" does not offer events (it declares no ${eventsExtensionId} extension${era === 'modern' ? '' : '; the extension is defined for protocol 2026-07-28, and this connection speaks the 2025 protocol'}).`,
+      context: { server },
+    });
+  };
 }

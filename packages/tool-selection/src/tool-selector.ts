@@ -11,6 +11,7 @@ import type {
   ToolRegistryEvent,
 } from '@switchboard/core';
 import { discoverToolsDefaults, isModelFacing, SwitchboardError, silentLogger } from '@switchboard/core';
+import { abstains } from './abstention.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import { errorReason } from './error-reason.js';
 import type { FusedHit, FusionOptions, RankedHit } from './fuse-rankings.js';
@@ -48,9 +49,7 @@ export interface SelectOptions {
   minSimilarity?: number;
   /**
    * With `minSimilarity`: abstain only when, besides, no tool shares a word with the request (BM25
-   * finds nothing). A short request embeds far from a long description, so a low cosine alone
-   * leaves real requests without their tool: on MetaTool (held out) 0.3 alone gave 17.6 % of
-   * labelled requests nothing; with this, 0.6 % (README, "Abstaining"). @default false
+   * finds nothing); on MetaTool, 0.3 alone gave 17.6 % of real requests nothing, 0.3 with this 0.5 % (README, "Abstaining"). @default false
    */
   unlessWordsMatch?: boolean;
   /** Public names returned whatever the query, when registered. @default ['discover_tools'] */
@@ -438,23 +437,6 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     return tokens;
   }
 
-  // No tool fits when even the closest tool is less similar than asked: the fused score cannot tell,
-  // it is relative (the best BM25 hit always scores 1). Without a dense index nothing is judged.
-  function abstains(
-    dense: readonly RankedHit[],
-    lexicalHits: readonly RankedHit[],
-    vector: Float32Array | undefined,
-    selectOptions: SelectOptions,
-  ): boolean {
-    const { minSimilarity } = selectOptions;
-    if (minSimilarity === undefined || !index || index.size === 0 || !vector) return false;
-    if (selectOptions.unlessWordsMatch && lexicalHits.length > 0) return false;
-    // A query of no word the model knows (text in a script it was not trained on, e.g. Chinese)
-    // embeds to zeros: the cosine says nothing about it, so BM25 alone decides (no hit, no tool).
-    if (isZeroVector(vector)) return false;
-    return (dense[0]?.score ?? 0) < minSimilarity;
-  }
-
   function rank(
     query: string,
     vector: Float32Array | undefined,
@@ -469,7 +451,14 @@ export function createToolSelector(options: ToolSelectorOptions): ToolSelector {
     }
     const lexicalHits: RankedHit[] = signals === 'dense' ? [] : lexical.search(query, { limit: candidates });
     // The threshold is a fusion rule: a single-signal ranking is reported as it is.
-    const fused: FusedHit[] = abstains(dense, lexicalHits, vector, selectOptions)
+    const fused: FusedHit[] = abstains({
+      dense,
+      lexical: lexicalHits,
+      vector,
+      indexSize: index?.size,
+      minSimilarity: selectOptions.minSimilarity,
+      unlessWordsMatch: selectOptions.unlessWordsMatch,
+    })
       ? []
       : fuseRankings(
           dense,
