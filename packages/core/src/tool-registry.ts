@@ -2,6 +2,7 @@
  * The tool registry: every tool Switchboard knows, under a unique public name, grouped by server.
  * Client, server and tool selection all read it and subscribe to its change events.
  */
+import { sameJsonValue } from './json-equal.js';
 import type { Logger } from './logger.js';
 import { silentLogger } from './logger.js';
 import { isModelFacing } from './model-visibility.js';
@@ -124,6 +125,19 @@ function stableStringify(value: unknown, seen: WeakSet<object> = new WeakSet()):
   }
   seen.delete(value);
   return text;
+}
+
+/** True when the parts a fingerprint covers are structurally equal (see `json-equal.ts`). */
+function sameFingerprintedFields(a: Omit<RegisteredTool, 'name'>, b: Omit<RegisteredTool, 'name'>): boolean {
+  return (
+    a.title === b.title &&
+    a.description === b.description &&
+    sameJsonValue(a.inputSchema, b.inputSchema) &&
+    sameJsonValue(a.outputSchema, b.outputSchema) &&
+    sameJsonValue(a.annotations, b.annotations) &&
+    sameJsonValue(a.app, b.app) &&
+    sameJsonValue(a.meta, b.meta)
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -254,20 +268,27 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     if (input.approval !== undefined) fields.approval = input.approval;
     if (input.app !== undefined) fields.app = input.app;
     if (input.meta !== undefined) fields.meta = input.meta;
+    const existing = byServer.get(server)?.get(name);
     return {
       key: toolKey(server, name),
       baseName,
       explicitName: publicName !== undefined,
       fields,
-      fingerprint: stableStringify({
-        title: fields.title,
-        description: fields.description,
-        inputSchema: fields.inputSchema,
-        outputSchema: fields.outputSchema,
-        annotations: fields.annotations,
-        app: fields.app,
-        meta: fields.meta,
-      }),
+      // A re-listed tool is usually the very definition registered before: compared in place, it
+      // keeps that fingerprint without writing the sorted-key text (the text of 1,000 catalogue
+      // tools was 30 % of a re-listing's CPU in the client, more than the SDK's own parse).
+      fingerprint:
+        existing !== undefined && sameFingerprintedFields(existing.tool, fields)
+          ? existing.fingerprint
+          : stableStringify({
+              title: fields.title,
+              description: fields.description,
+              inputSchema: fields.inputSchema,
+              outputSchema: fields.outputSchema,
+              annotations: fields.annotations,
+              app: fields.app,
+              meta: fields.meta,
+            }),
     };
   }
 

@@ -104,6 +104,39 @@ describe('createToolRegistry', () => {
     expect(registry.servers()).toEqual([]);
   });
 
+  it('replaceServer: a re-listing of the same definitions is silent, however deep a later change', () => {
+    const registry = createToolRegistry();
+    const schema = () => ({
+      type: 'object',
+      properties: { q: { type: 'string', description: 'query', enum: ['a', 'b'] } },
+    });
+    const listing = () => [{ name: 'find', description: 'finds', inputSchema: schema() }];
+    registry.replaceServer('s', listing());
+    const { events, listener } = recorder();
+    registry.subscribe(listener);
+    registry.replaceServer('s', listing());
+    registry.replaceServer('s', [
+      {
+        name: 'find',
+        description: 'finds',
+        inputSchema: { properties: schema().properties, type: 'object' },
+      },
+    ]);
+    expect(events).toEqual([]);
+    const deeper = listing();
+    const [found] = deeper;
+    if (found === undefined) throw new Error('the listing has its tool');
+    found.inputSchema.properties.q.enum.push('c');
+    registry.replaceServer('s', deeper);
+    registry.replaceServer(
+      's',
+      deeper.map((entry) => structuredClone(entry)),
+    );
+    registry.replaceServer('s', listing());
+    expect(events.map((event) => event.type)).toEqual(['updated', 'updated']);
+    expect(registry.getByOriginal('s', 'find')?.inputSchema).toEqual(schema());
+  });
+
   it('replaceServer adds, updates, removes and leaves unchanged tools silent', () => {
     const registry = createToolRegistry();
     registry.registerMany('s', [tool('keep'), tool('change'), tool('drop')]);
