@@ -13,9 +13,11 @@
  * listRatio = pinned p50 / off p50; pairedListRatio = the median of pinned/off over neighbouring
  * listings (they alternate one by one). Target ≤ 1.02.
  * `steadyReview`: the review alone of a re-listing (a fresh parse of the same 1,000 tools, against
- * a trust that pinned them), as a share of the `off` listing's p50 — the part of `listRatio` that
- * is trust's, free of the machine's noise (which on a shared machine swamps a 2 % difference in
- * whole listings). `cpu`: the client process's CPU per listing, per side.
+ * a trust that pinned them), as a share of the `off` listing's p50 — an upper bound of the part of
+ * `listRatio` that is trust's, free of the machine's noise (which on a shared machine swamps a 2 %
+ * difference in whole listings). In a connection the tool list cache hands trust the objects it
+ * saw before for unchanged tools, so the review there stops at the first identical reference.
+ * `cpu`: the client process's CPU per listing, per side.
  * `firstUse`: a first review of the 1,000 tools (digests, every rule, the pins written), on a new
  * trust each time, as a share of the `off` listing's p50 — what a server's first connect adds once.
  * callRatio = pinned p50 / off p50 of `echo` calls (the trust link: one Map read). Target: ≈ 1.

@@ -7,7 +7,7 @@
  * must not offer them).
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import type { Logger, SwitchboardError } from '@switchboard/core';
+import { type Logger, type SwitchboardError, sameJsonValue } from '@switchboard/core';
 import { walkPages } from './list-pages.js';
 import { declaresMcpParams, type McpParamDeclaration, scanMcpParams } from './mcp-param-headers.js';
 
@@ -126,7 +126,7 @@ export class ToolListCache {
     }
     const ttl = typeof result.ttlMs === 'number' ? Math.min(Math.max(0, result.ttlMs), maxTtlMs) : 0;
     this.freshUntil = Date.now() + ttl;
-    const tools = this.keep(result.tools as Tool[]);
+    const tools = this.keep(reuseUnchanged(this.tools, result.tools as Tool[]));
     this.tools = tools;
     return tools;
   }
@@ -149,4 +149,26 @@ export class ToolListCache {
       return true;
     });
   }
+}
+
+/**
+ * The listed tools, each replaced by the object listed before when it is structurally the same
+ * (every field, `_meta` included). A re-listing usually repeats most definitions: with the same
+ * objects, trust's review and the registry's change check each see the same `inputSchema` object
+ * and stop at once, instead of walking every schema twice more (a re-listing of 1,000 catalogue
+ * tools walked them three times: here, in trust and in the registry).
+ */
+function reuseUnchanged(previous: readonly Tool[] | undefined, listed: Tool[]): Tool[] {
+  if (previous === undefined || previous.length === 0) return listed;
+  // Looked up by name only when the order differs (a re-listing usually keeps it).
+  let byName: Map<string, Tool> | undefined;
+  const beforeOf = (tool: Tool, index: number): Tool | undefined => {
+    if (previous[index]?.name === tool.name) return previous[index];
+    byName ??= new Map(previous.map((entry) => [entry.name, entry]));
+    return byName.get(tool.name);
+  };
+  return listed.map((tool, index) => {
+    const before = beforeOf(tool, index);
+    return before !== undefined && sameJsonValue(before, tool) ? before : tool;
+  });
 }

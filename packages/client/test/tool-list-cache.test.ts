@@ -9,7 +9,7 @@ import { ToolListCache } from '../src/tool-list-cache.js';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 
-function cacheOver(lists: Tool[][]) {
+function cacheOver(lists: Tool[][], ttlMs = 60_000) {
   const pending: Array<(tools: Tool[]) => void> = [];
   let fetched = 0;
   const cache = new ToolListCache({
@@ -20,7 +20,7 @@ function cacheOver(lists: Tool[][]) {
       new Promise((resolve) => {
         const answer = lists[Math.min(fetched, lists.length - 1)] as Tool[];
         fetched++;
-        pending.push(() => resolve({ tools: answer, ttlMs: 60_000 }));
+        pending.push(() => resolve({ tools: answer, ttlMs }));
       }),
     explain: (error) => new SwitchboardError({ code: 'TRANSPORT_ERROR', message: String(error) }),
     logger: silentLogger,
@@ -43,6 +43,31 @@ describe('ToolListCache', () => {
     expect(await heard.find(() => true)).toEqual(['sum']);
     // The answer's ttlMs does not keep the stale list fresh: the refresh fetched despite it.
     expect((await cache.list()).map((entry) => entry.name)).toEqual(['sum']);
+  });
+
+  it('a re-listing keeps the objects of unchanged tools (in any order) and takes a changed one as listed', async () => {
+    const add = { ...tool('add'), _meta: { trace: 1 } };
+    const sub = tool('sub');
+    const { cache, answerNext } = cacheOver(
+      [[add, sub], structuredClone([sub, { ...add, _meta: { trace: 2 } }]), structuredClone([add, sub])],
+      0,
+    );
+    const first = cache.list();
+    answerNext();
+    const [listedAdd, listedSub] = await first;
+    const second = cache.list(true);
+    answerNext();
+    const [againSub, changedAdd] = await second;
+    expect(againSub).toBe(listedSub);
+    // Any field counts, _meta included: a changed tool is never swapped for the one seen before.
+    expect(changedAdd).not.toBe(listedAdd);
+    expect(changedAdd?._meta).toEqual({ trace: 2 });
+    const third = cache.list(true);
+    answerNext();
+    const [thirdAdd, thirdSub] = await third;
+    expect(thirdAdd).not.toBe(changedAdd);
+    expect(thirdAdd?._meta).toEqual({ trace: 1 });
+    expect(thirdSub).toBe(listedSub);
   });
 
   it('without a change during the fetch, the list is fetched once and kept for its ttlMs', async () => {

@@ -25,6 +25,7 @@ export { classifyToolKind, toolKindKeywords } from './classify-tool-kind.js';
 export { discoverToolsDefaults } from './discover-tools-defaults.js';
 export type { EmbeddingStore } from './embedding-store.js';
 export { createMemoryEmbeddingStore } from './embedding-store.js';
+export { sameJsonValue } from './json-equal.js';
 export type {
   MeterProviderLike,
   OpenTelemetryApiLike,
