@@ -84,6 +84,9 @@ function runSuite(title, node, options = {}) {
       join(root, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
       ...(options.args ?? []),
+      // Two test files at once: most of a test's time is spent waiting on child processes and
+      // sockets, not on a core (vitest's default is one worker per core less one: one here).
+      ...(options.workers !== undefined ? [`--maxWorkers=${options.workers}`] : []),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
@@ -128,9 +131,11 @@ function runBrowserSuite(title) {
   });
 }
 
+// Workers of the two whole-suite runs: SWITCHBOARD_TEST_WORKERS, else two (see runSuite).
+const suiteWorkers = Number(env.SWITCHBOARD_TEST_WORKERS ?? 2);
 // Node 20 (the machine's) first, then Node 24 from the npm registry: users run 22 and 24, and
 // Node 20 reached end of life in April 2026. SWITCHBOARD_SKIP_NODE24=1 skips the second run locally.
-const runs = [runSuite(`Node ${process.versions.node}`, process.execPath)];
+const runs = [runSuite(`Node ${process.versions.node}`, process.execPath, { workers: suiteWorkers })];
 // The scale tests once, on this Node: `pnpm test:scale`'s command (replicas behind nginx), with the
 // JSON reporter for the counts.
 runs.push(
@@ -147,7 +152,7 @@ if (env.SWITCHBOARD_SKIP_NODE24 !== '1') {
   const node24 = ensureNode24();
   console.log('\n▶ native addons for Node 24');
   ensureNativeAddons([node24]);
-  runs.push(runSuite('Node 24', node24));
+  runs.push(runSuite('Node 24', node24, { workers: suiteWorkers }));
 }
 // The packaging suite once (tests/packaging): every publishable package published to a local
 // registry by `changeset publish`, installed with plain npm on this Node and on Node 24, and judged
