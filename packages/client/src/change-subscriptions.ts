@@ -17,33 +17,45 @@ export interface ChangeSubscription {
   close(): Promise<void>;
 }
 
-/** Opens a `subscriptions/listen` stream; resolves once the server acknowledged it within `ackTimeoutMs`. */
+/**
+ * Opens a `subscriptions/listen` stream; resolves once the server acknowledged it within
+ * `ackTimeoutMs`. Over a transport that delivers synchronously (the SDK's `InMemoryTransport`),
+ * the acknowledgement (or the stream's end) arrives before `openStream` has returned: it settles
+ * the promise then, and no timer is set after it.
+ */
 export function listen(
   engine: RequestEngine,
   filter: SubscriptionFilter,
   ackTimeoutMs: number,
 ): Promise<ChangeSubscription> {
   return new Promise((resolve, reject) => {
-    let open = false;
+    let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const close = engine.openStream(
+    // Assigned when `openStream` returns; the subscription's `close` reads it only when called.
+    let closeStream: () => Promise<void> = async () => {};
+    const close = () => closeStream();
+    closeStream = engine.openStream(
       'subscriptions/listen',
       { notifications: filter },
       {
         acknowledged(params) {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
-          open = true;
-          const honored = (params.notifications ?? {}) as SubscriptionFilter;
-          resolve({ honored, close });
+          resolve({ honored: (params.notifications ?? {}) as SubscriptionFilter, close });
         },
         ended(error) {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
-          if (!open) reject(error);
+          reject(error);
         },
       },
     );
-    if (!engine.open) return;
+    if (settled || !engine.open) return;
     timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
       void close();
       reject(
         new SdkError(SdkErrorCode.RequestTimeout, 'subscriptions/listen ack timed out', {
