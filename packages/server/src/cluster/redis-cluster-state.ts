@@ -22,7 +22,9 @@ import type {
   SubscriptionChange,
 } from './cluster-state.js';
 import { isRelayMessage, RedisRelay } from './redis-relay.js';
+import { createRedisWebhookStore } from './redis-webhook-store.js';
 import { checkReplicaId } from './replica-id.js';
+import type { WebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** Options of {@link createRedisClusterState}. */
 export interface RedisClusterStateOptions {
@@ -78,6 +80,7 @@ class RedisState implements RedisClusterState {
   readonly shared = true;
   readonly location: string;
   operations = 0;
+  readonly webhookSubscriptions: WebhookSubscriptionStore;
   readonly #url: string;
   readonly #prefix: string;
   readonly #logger: Logger;
@@ -138,6 +141,11 @@ class RedisState implements RedisClusterState {
       // A server that shuts down cleanly closes the connection without an error event first.
       connection.on('close', () => this.#noteDown(new Error('connection closed')));
     }
+    this.webhookSubscriptions = createRedisWebhookStore({
+      commands: this.#commands,
+      prefix: this.#prefix,
+      run: (command) => this.#run(command),
+    });
     this.#subscriber.on('message', (channel: string, text: string) => this.#received(channel, text));
     this.#subscriber.subscribe(this.#eventChannel, this.#replicaChannel).catch((error: unknown) => {
       this.#noteDown(error as Error);
