@@ -210,7 +210,10 @@ export class GatewayWebhooks {
           if (!(await this.#store.advanceWebhookCursor(id, cursor, event.cursor))) return;
           cursor = event.cursor;
         }
-        if (answer.cursor !== cursor && !(await this.#store.advanceWebhookCursor(id, cursor, answer.cursor))) {
+        if (
+          answer.cursor !== cursor &&
+          !(await this.#store.advanceWebhookCursor(id, cursor, answer.cursor))
+        ) {
           return;
         }
         if (!answer.hasMore) {

@@ -44,10 +44,10 @@ import { GatewayCatalog } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
 import { gatewayConnectOptions } from './gateway-connect-options.js';
 import { GatewayEvents } from './gateway-events.js';
-import type { GatewayWebhookOptions } from './gateway-webhooks.js';
 import { GatewaySkills } from './gateway-skills.js';
 import { GatewayTaskIds } from './gateway-task-ids.js';
 import { GatewayTasks } from './gateway-tasks.js';
+import type { GatewayWebhookOptions } from './gateway-webhooks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
 

@@ -146,14 +146,14 @@ const webhookOptions = {
   retryDelaysMs: [20, 20],
 } satisfies GatewayWebhookOptions;
 
-async function startReplica(replicaId: string | undefined): Promise<Replica> {
+async function startReplica(replicaId: string | undefined, webhooks: boolean = true): Promise<Replica> {
   const cluster =
     replicaId === undefined
       ? undefined
       : createRedisClusterState({ url: redisUrl, keyPrefix: prefix, replicaId });
   const gateway = await createGateway({
     config: { mcpServers: { alerts: { url: upstreamUrl } } },
-    webhooks: { ...webhookOptions, ...(cluster !== undefined ? { cluster } : {}) },
+    webhooks: webhooks && { ...webhookOptions, ...(cluster !== undefined ? { cluster } : {}) },
   });
   const handle = await serve(gateway, {
     transport: { type: 'http', port: 0, ...(cluster !== undefined ? { cluster } : {}) },
@@ -251,12 +251,12 @@ test('bad subscribes are refused with their codes', async () => {
   await expect(events.subscribe('mcp__alerts__nope', {}, delivery('/x'))).rejects.toMatchObject({
     jsonRpcCode: -32011,
   });
-  await expect(
-    events.subscribe(served, {}, { url: 'not a url', secret }),
-  ).rejects.toMatchObject({ jsonRpcCode: -32602 });
-  await expect(
-    events.subscribe(served, {}, { url: `${receiver.url}/x`, secret: '' }),
-  ).rejects.toMatchObject({ jsonRpcCode: -32602 });
+  await expect(events.subscribe(served, {}, { url: 'not a url', secret })).rejects.toMatchObject({
+    jsonRpcCode: -32602,
+  });
+  await expect(events.subscribe(served, {}, { url: `${receiver.url}/x`, secret: '' })).rejects.toMatchObject({
+    jsonRpcCode: -32602,
+  });
   await expect(events.subscribe(served, { service: 7 }, delivery('/x'))).rejects.toMatchObject({
     jsonRpcCode: -32602,
   });
@@ -305,14 +305,19 @@ test('a replica cut off mid-delivery: another takes the lease over from the stor
   await a.cluster?.close();
   await a.handle.close();
   emitted.push(hub.emit('incident.created', { id: 34, service: 'pay' }));
-  await receiver.until((all) => new Set(all.filter((each) => each.path === '/failover').map(idOf)).size === 5);
+  await receiver.until(
+    (all) => new Set(all.filter((each) => each.path === '/failover').map(idOf)).size === 5,
+  );
   held.release();
   const got = at('/failover');
-  const firsts = got.filter((each, index) => got.findIndex((other) => other.webhookId === each.webhookId) === index);
+  const firsts = got.filter(
+    (each, index) => got.findIndex((other) => other.webhookId === each.webhookId) === index,
+  );
   expect(firsts.map(idOf)).toEqual([30, 31, 32, 33, 34]);
   expect(firsts.map((each) => each.webhookId)).toEqual(emitted.map((event) => event.eventId));
-  // Only the event in flight when A died was posted twice, under the same webhook-id.
-  expect(got.filter((each) => idOf(each) !== 32).length).toBe(4);
+  // Only the event in flight when A died was posted twice (by A, then by B), under the same webhook-id.
+  expect(got.filter((each) => idOf(each) === 32).length).toBe(2);
+  expect(got.length).toBe(6);
   expect(got.every((each) => each.subscriptionId === subscription.id)).toBe(true);
   // Subscriptions A took are B's to refresh and end now.
   await b.client.events().unsubscribe(served, { service: 'pay' }, { url: `${receiver.url}/failover` });
@@ -326,4 +331,14 @@ test('a single process delivers the same way over its in-process store', async (
   expect(at('/solo')[0]?.webhookId).toBe(event.eventId);
   await single.client.events().unsubscribe(served, { service: 'solo' }, { url: `${receiver.url}/solo` });
   await single.stop();
+});
+
+test('with webhooks turned off, subscribes are answered as unsupported and types list no webhook mode', async () => {
+  const off = await startReplica(undefined, false);
+  const types = await off.client.events().list();
+  expect(types.find((type) => type.name === served)?.delivery).toEqual(['poll', 'push']);
+  await expect(off.client.events().subscribe(served, {}, delivery('/off'))).rejects.toMatchObject({
+    jsonRpcCode: -32014,
+  });
+  await off.stop();
 });

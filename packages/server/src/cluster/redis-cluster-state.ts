@@ -44,6 +44,8 @@ export interface RedisClusterStateOptions {
 export interface RedisClusterState extends ClusterState {
   /** The Redis URL without credentials (for messages). */
   readonly location: string;
+  /** The webhook subscriptions, shared through Redis. */
+  readonly webhookSubscriptions: WebhookSubscriptionStore;
 }
 
 /** A stream tail with nothing new for this long gives up (the replica running it is gone). */
