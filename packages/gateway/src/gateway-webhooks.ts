@@ -19,9 +19,8 @@ import {
   type EventOccurrence,
   type EventPollAnswer,
   type EventRequest,
+  noWebhookSubscriptionError,
   postSigned,
-  ServerError,
-  ServerErrorCode,
   type StoredWebhookSubscription,
   subscribeRefusalError,
   verifyEndpoint,
@@ -40,7 +39,7 @@ export interface GatewayWebhookOptions extends WebhookOptions {
    * it. It must have `webhookSubscriptions` (the memory and Redis states do).
    * @default an in-process store (one replica)
    */
-  cluster?: Pick<ClusterState, 'webhookSubscriptions'>;
+  cluster?: ClusterState;
   /**
    * How long a replica's claim on delivering a subscription lasts unless renewed (it renews at a
    * third of it); a replica that dies hands over after at most this long. Keep it above `timeoutMs`.
@@ -130,13 +129,7 @@ export class GatewayWebhooks {
   async unsubscribe(request: Omit<WebhookSubscribeRequest, 'secret' | 'ttlMs' | 'cursor'>): Promise<void> {
     const id = webhookSubscriptionId(request.principal, request.name, request.arguments, request.url);
     this.#workers.get(id)?.abort();
-    if (!(await this.#store.deleteWebhookSubscription(id))) {
-      throw new ServerError({
-        code: ServerErrorCode.EventTypeNotFound,
-        message: `No webhook subscription of yours to "${request.name}" with these arguments posts to that URL.`,
-        data: { name: request.name },
-      });
-    }
+    if (!(await this.#store.deleteWebhookSubscription(id))) throw noWebhookSubscriptionError(request.name);
   }
 
   /** Stops delivering here and gives the leases up, so another replica takes over at once. */

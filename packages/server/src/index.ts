@@ -97,6 +97,7 @@ export { isWebhookSecret, postSigned, verifyEndpoint } from './events/webhook-de
 export type { SubscribeRefusal, WebhookOptions } from './events/webhook-subscriptions.js';
 export {
   defaultWebhookRetryDelaysMs,
+  noWebhookSubscriptionError,
   subscribeRefusalError,
   webhookSubscriptionId,
 } from './events/webhook-subscriptions.js';

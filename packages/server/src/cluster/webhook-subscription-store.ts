@@ -51,7 +51,10 @@ export interface WebhookSubscriptionStore {
 
 /** The store of a cluster state, or a clear error naming who asked for it. */
 export function webhookStoreOf(
-  cluster: { readonly webhookSubscriptions?: WebhookSubscriptionStore | undefined },
+  cluster: {
+    readonly replicaId: string;
+    readonly webhookSubscriptions?: WebhookSubscriptionStore | undefined;
+  },
   who: string,
 ): WebhookSubscriptionStore {
   const store = cluster.webhookSubscriptions;

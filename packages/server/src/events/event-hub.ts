@@ -29,7 +29,12 @@ import {
   eventDeliveryModes,
   type ListedEventType,
 } from './event-type.js';
-import { subscribeRefusalError, type WebhookOptions, WebhookSubscriptions } from './webhook-subscriptions.js';
+import {
+  noWebhookSubscriptionError,
+  subscribeRefusalError,
+  type WebhookOptions,
+  WebhookSubscriptions,
+} from './webhook-subscriptions.js';
 
 /** Options of {@link createEventHub}. */
 export interface EventHubOptions {
@@ -143,11 +148,7 @@ class DefaultEventHub implements EventHub {
       unsubscribe: async (request) => {
         this.#check(request.name, 'webhook', request.arguments);
         if (!subscriptions.unsubscribe(request.principal, request.name, request.arguments, request.url)) {
-          throw new ServerError({
-            code: ServerErrorCode.EventTypeNotFound,
-            message: `No webhook subscription of yours to "${request.name}" with these arguments posts to that URL.`,
-            data: { name: request.name },
-          });
+          throw noWebhookSubscriptionError(request.name);
         }
       },
     };

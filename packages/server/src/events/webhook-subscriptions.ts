@@ -69,6 +69,15 @@ export const defaultWebhookRetryDelaysMs: readonly number[] = Object.freeze([
   1000, 5000, 30_000, 120_000, 600_000,
 ]);
 
+/** The coded error of an unsubscribe that names no subscription of the caller's. */
+export function noWebhookSubscriptionError(name: string): ServerError {
+  return new ServerError({
+    code: ServerErrorCode.EventTypeNotFound,
+    message: `No webhook subscription of yours to "${name}" with these arguments posts to that URL.`,
+    data: { name },
+  });
+}
+
 /** The coded error a refused subscribe answers with. */
 export function subscribeRefusalError(refusal: SubscribeRefusal): ServerError {
   return refusal.kind === 'exhausted'
