@@ -190,6 +190,12 @@ export class GatewayWebhooks {
           await pause(this.#pollIntervalMs, signal);
           continue;
         }
+        if (answer.truncated) {
+          this.#logger.warn(
+            { subscription: id, name: subscription.name },
+            'gateway: the upstream lost events after the stored cursor (truncated); delivering from its oldest kept',
+          );
+        }
         let cursor = subscription.cursor;
         for (const event of answer.events) {
           const outcome = await this.#send(id, event, signal);
