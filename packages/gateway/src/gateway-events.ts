@@ -4,8 +4,8 @@
  * default), polls and streams relayed to the upstream that owns the type. A cursor handed out here
  * wraps the upstream's own cursor with the upstream's name (`sbg1.<base64url JSON>`), so any
  * replica can resume it without shared state: the upstream's cursor is all that decides what comes
- * next. Webhook subscriptions are not relayed (the gateway answers them as unsupported): an
- * upstream would sign and post to the subscriber directly under its own event names.
+ * next. Webhook subscriptions are the gateway's own (`gateway-webhooks.ts`): it consumes the
+ * upstream by polls and signs and posts to the subscriber itself, under the served names.
  */
 import type { EventOccurrence, EventsClient, EventType } from '@switchboard/client';
 import { createToolName, type Logger, type ToolNamingOptions } from '@switchboard/core';
@@ -19,6 +19,7 @@ import {
   ServerErrorCode,
 } from '@switchboard/server';
 import { upstreamError } from './gateway-catalog.js';
+import { type GatewayWebhookOptions, GatewayWebhooks } from './gateway-webhooks.js';
 
 const eventsExtension = 'io.modelcontextprotocol/events';
 const cursorPrefix = 'sbg1.';
@@ -36,6 +37,8 @@ export interface GatewayEventsOptions {
   logger: Logger;
   /** How upstream names become served names (the tools'). @default core's default */
   naming?: ToolNamingOptions;
+  /** Deliver every relayed type by webhook too (`events/subscribe`), or not (`false`). @default in-process delivery */
+  webhooks?: GatewayWebhookOptions | false;
 }
 
 interface Route {
@@ -71,12 +74,22 @@ function wrapCursor(cursor: string | null, server: string): string {
 /** The upstreams' events as the gateway server's event source. */
 export class GatewayEvents implements EventSource {
   readonly specificationVersion = 'v1';
+  /** The webhook subscriptions, unless turned off. */
+  readonly webhooks?: GatewayWebhooks;
   readonly #options: GatewayEventsOptions;
   /** Served name → upstream and its name there (filled by listing). */
   readonly #routes = new Map<string, Route>();
 
   constructor(options: GatewayEventsOptions) {
     this.#options = options;
+    if (options.webhooks !== false) {
+      this.webhooks = new GatewayWebhooks(this, options.webhooks ?? {}, options.logger);
+    }
+  }
+
+  /** Stops webhook deliveries on this replica (another takes them over). */
+  async close(): Promise<void> {
+    await this.webhooks?.close();
   }
 
   offersEvents(): boolean {
@@ -104,13 +117,13 @@ export class GatewayEvents implements EventSource {
     this.#routes.clear();
     const listed: ListedEventType[] = [];
     for (const { server, type } of lists.flat()) {
-      // Only poll and push are relayed: a type offered by webhook alone is not served here.
+      // The upstream is consumed by poll or push: a type it offers by webhook alone is not served here.
       if (!type.delivery.some((mode) => mode !== 'webhook')) continue;
       const base = createToolName({ server, tool: type.name }, this.#options.naming);
       let name = base;
       for (let suffix = 2; this.#routes.has(name); suffix += 1) name = `${base}_${suffix}`;
       this.#routes.set(name, { server, name: type.name });
-      listed.push(toListed(name, type));
+      listed.push(toListed(name, type, this.webhooks !== undefined));
     }
     return listed;
   }
@@ -206,12 +219,13 @@ export class GatewayEvents implements EventSource {
   }
 }
 
-/** An upstream's type as listed here: its served name, and only the modes relayed (poll, push). */
-function toListed(name: string, type: EventType): ListedEventType {
+/** An upstream's type as listed here: its served name, poll and push as the upstream offers them, and the gateway's own webhooks. */
+function toListed(name: string, type: EventType, webhooks: boolean): ListedEventType {
+  const relayed = type.delivery.filter((mode) => mode !== 'webhook');
   return {
     name,
     ...(type.description !== undefined ? { description: type.description } : {}),
-    delivery: type.delivery.filter((mode) => mode !== 'webhook'),
+    delivery: webhooks ? [...relayed, 'webhook'] : relayed,
     inputSchema: type.inputSchema,
     ...(type.payloadSchema !== undefined ? { payloadSchema: type.payloadSchema } : {}),
   };

@@ -11,7 +11,8 @@
  * and prompts are served too (`gateway-catalog.ts`), and their skills, namespaced per upstream and
  * verified on read (`gateway-skills.ts`). An upstream's task reaches a downstream client that takes
  * tasks, under a gateway id naming its origin (`gateway-tasks.ts`). Their events are served
- * namespaced like tools, polled and streamed through the gateway (`gateway-events.ts`).
+ * namespaced like tools, polled and streamed through the gateway (`gateway-events.ts`), and
+ * delivered by webhooks the gateway signs, from any replica (`gateway-webhooks.ts`).
  */
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import {
@@ -46,6 +47,7 @@ import { GatewayEvents } from './gateway-events.js';
 import { GatewaySkills } from './gateway-skills.js';
 import { GatewayTaskIds } from './gateway-task-ids.js';
 import { GatewayTasks } from './gateway-tasks.js';
+import type { GatewayWebhookOptions } from './gateway-webhooks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
 
@@ -129,6 +131,14 @@ export interface GatewayOptions {
    * polls and streams relayed, cursors any replica can resume (`gateway-events.ts`). @default true
    */
   upstreamEvents?: boolean;
+  /**
+   * Webhook delivery of the upstreams' events (`events/subscribe`): the gateway consumes the
+   * upstream and signs and posts to the subscriber itself, from any replica sharing `cluster`
+   * (`gateway-webhooks.ts`); `false` answers subscribes as unsupported. The callback URL policy
+   * and the caller rule are the server's (`allowCallback`, `anonymousPrincipal`).
+   * @default on, subscriptions kept in this process
+   */
+  webhooks?: GatewayWebhookOptions | false;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -185,6 +195,14 @@ function createGatewayServer(
   apps: GatewayApps,
 ): Gateway {
   const logger = options.logger ?? silentLogger;
+  const events =
+    (options.upstreamEvents ?? true)
+      ? new GatewayEvents({
+          source: clients,
+          logger,
+          ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
+        })
+      : undefined;
   const taskIds = new GatewayTaskIds(requestStateKeys(options.requestState));
   const upstreamSkills =
     (options.upstreamSkills ?? true)
@@ -222,7 +240,7 @@ function createGatewayServer(
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
     skillProviders: upstreamSkills,
     taskRelay: new GatewayTasks(clients, taskIds),
-    ...((options.upstreamEvents ?? true) ? { events: new GatewayEvents({ source: clients, logger }) } : {}),
+    ...(events !== undefined ? { events } : {}),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });
@@ -238,6 +256,7 @@ function createGatewayServer(
     async close(): Promise<void> {
       for (const stop of stops) stop();
       catalog.close();
+      await events?.close();
       await closeServer();
       if (owned) await clients.close?.();
     },

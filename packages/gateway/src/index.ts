@@ -7,3 +7,4 @@ export type { Gateway, GatewayClients, GatewayOptions, GatewayToolSelector } fro
 export { createGateway } from './gateway.js';
 export type { GatewayUpstreamClient } from './gateway-catalog.js';
 export { gatewayConnectOptions } from './gateway-connect-options.js';
+export type { GatewayWebhookOptions } from './gateway-webhooks.js';

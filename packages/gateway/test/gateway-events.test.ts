@@ -61,7 +61,7 @@ afterAll(async () => {
 
 const ids = (events: EventOccurrence[]) => events.map((event) => (event.data as { id: number }).id);
 
-test('the upstream types are served namespaced like tools, with only the modes the gateway relays', async () => {
+test('the upstream types are served namespaced like tools, with the modes the gateway relays and its own webhooks', async () => {
   const [a] = replicas;
   expect(a?.client.capabilities).toHaveProperty(['extensions', 'io.modelcontextprotocol/events']);
   const types = await a?.client.events().list();
@@ -69,7 +69,7 @@ test('the upstream types are served namespaced like tools, with only the modes t
     expect.objectContaining({
       name: served,
       description: 'An incident was opened.',
-      delivery: ['poll', 'push'],
+      delivery: ['poll', 'push', 'webhook'],
     }),
   ]);
 });
@@ -125,11 +125,11 @@ test('a stream through a replica that stops resumes through the other with no ev
   expect(ids(after.values)).toEqual([12, 14]);
 });
 
-test('webhook subscriptions are not relayed: the gateway says so with the unsupported code', async () => {
+test('webhook subscriptions through the gateway need an authenticated caller, as the server says', async () => {
   const b = replicas[1];
   await expect(
     b?.client
       .events()
       .subscribe(served, {}, { url: 'https://hooks.example.com/in', secret: `whsec_${'a'.repeat(40)}` }),
-  ).rejects.toMatchObject({ jsonRpcCode: -32014 });
+  ).rejects.toMatchObject({ jsonRpcCode: -32012 });
 });

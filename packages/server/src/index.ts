@@ -49,6 +49,14 @@ export { anonymousPrincipal, principalOf } from './cluster/principal.js';
 export { isReplicaId } from './cluster/replica-id.js';
 export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
 export { createSessionSealer } from './cluster/session-sealer.js';
+export type {
+  StoredWebhookSubscription,
+  WebhookSubscriptionStore,
+} from './cluster/webhook-subscription-store.js';
+export {
+  createMemoryWebhookSubscriptionStore,
+  webhookStoreOf,
+} from './cluster/webhook-subscription-store.js';
 export type { NginxAddress, NginxConfigOptions } from './deploy/render-nginx-config.js';
 export { formatNginxAddress, renderNginxConfig } from './deploy/render-nginx-config.js';
 export type { RequestDispatcher } from './dispatch/request-dispatcher.js';
@@ -83,7 +91,16 @@ export type {
 } from './events/event-type.js';
 export { eventsExtensionId } from './events/event-type.js';
 export type { EventsMethodsOptions } from './events/events-methods.js';
-export type { WebhookOptions } from './events/webhook-subscriptions.js';
+export type { PostOutcome, VerificationFailure, WebhookTarget } from './events/webhook-delivery.js';
+// For sources that deliver webhooks of their own (a gateway): the same signing, handshake and ids.
+export { isWebhookSecret, postSigned, verifyEndpoint } from './events/webhook-delivery.js';
+export type { SubscribeRefusal, WebhookOptions } from './events/webhook-subscriptions.js';
+export {
+  defaultWebhookRetryDelaysMs,
+  noWebhookSubscriptionError,
+  subscribeRefusalError,
+  webhookSubscriptionId,
+} from './events/webhook-subscriptions.js';
 export type {
   BearerAuthOptions,
   BearerTokenPrincipal,

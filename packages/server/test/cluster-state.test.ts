@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { createEventLog } from '@switchboard/test-helpers';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type ClusterState, createMemoryClusterState, ServerErrorCode } from '../src/index.js';
+import {
+  type ClusterState,
+  createMemoryClusterState,
+  ServerErrorCode,
+  webhookStoreOf,
+} from '../src/index.js';
 import { createRedisClusterState } from '../src/redis.js';
 import { testRedisUrl } from './fixtures/replica-set.js';
 
@@ -29,6 +34,58 @@ for (const [name, make] of implementations) {
   describe(`ClusterState v1 (${name})`, () => {
     const state = make();
     created.push(state);
+
+    test('webhook subscriptions: refresh keeps the cursor, one lease holder, cursor by compare-and-set, expiry', async () => {
+      const store = webhookStoreOf(state, 'test');
+      const id = `sub_${randomBytes(6).toString('hex')}`;
+      const subscription = {
+        id,
+        principal: 'p',
+        name: 'incident.created',
+        arguments: { service: 'api' },
+        url: 'https://hooks.example.com/in',
+        secret: 'whsec_x',
+        expiresAt: Date.now() + 60_000,
+        cursor: 'c0',
+      };
+      expect(await store.putWebhookSubscription(subscription)).toEqual(subscription);
+      expect(await store.listWebhookSubscriptions()).toContain(id);
+      expect(await store.advanceWebhookCursor(id, 'other', 'c1')).toBe(false);
+      expect(await store.advanceWebhookCursor(id, 'c0', 'c1')).toBe(true);
+      // A refresh takes the new secret but does not rewind deliveries.
+      const refreshed = await store.putWebhookSubscription({
+        ...subscription,
+        secret: 'whsec_y',
+        cursor: null,
+      });
+      expect(refreshed.cursor).toBe('c1');
+      expect(await store.getWebhookSubscription(id)).toEqual({
+        ...subscription,
+        secret: 'whsec_y',
+        cursor: 'c1',
+      });
+      expect(await store.acquireWebhookLease(id, 'r1', 60_000)).toBe(true);
+      expect(await store.acquireWebhookLease(id, 'r2', 60_000)).toBe(false);
+      expect(await store.acquireWebhookLease(id, 'r1', 60_000)).toBe(true);
+      await store.releaseWebhookLease(id, 'r2');
+      expect(await store.acquireWebhookLease(id, 'r2', 60_000)).toBe(false);
+      await store.releaseWebhookLease(id, 'r1');
+      expect(await store.acquireWebhookLease(id, 'r2', 200)).toBe(true);
+      // An unrenewed lease lapses: another holder takes it.
+      await expect
+        .poll(() => store.acquireWebhookLease(id, 'r3', 60_000), { timeout: 10_000, interval: 50 })
+        .toBe(true);
+      expect(await store.deleteWebhookSubscription(id)).toBe(true);
+      expect(await store.deleteWebhookSubscription(id)).toBe(false);
+      expect(await store.getWebhookSubscription(id)).toBeUndefined();
+      expect(await store.advanceWebhookCursor(id, 'c1', 'c2')).toBe(false);
+      const short = { ...subscription, id: `${id}s`, expiresAt: Date.now() + 200 };
+      await store.putWebhookSubscription(short);
+      await expect
+        .poll(() => store.listWebhookSubscriptions(), { timeout: 10_000, interval: 50 })
+        .not.toContain(short.id);
+      expect(await store.getWebhookSubscription(short.id)).toBeUndefined();
+    });
 
     test('is a v1 state with a replica id', () => {
       expect(state.specificationVersion).toBe('v1');
@@ -206,6 +263,18 @@ describe('Redis cluster state between two replicas', () => {
   });
 });
 
+describe('webhook subscriptions of a custom cluster state', () => {
+  test('a state without the capability is a clear CONFIG_INVALID, naming who asked', () => {
+    const { webhookSubscriptions: _none, ...custom } = createMemoryClusterState();
+    expect(() => webhookStoreOf(custom, 'createGateway({ webhooks: { cluster } })')).toThrow(
+      expect.objectContaining({
+        code: ServerErrorCode.ConfigInvalid,
+        message: expect.stringContaining('createGateway({ webhooks: { cluster } })'),
+      }),
+    );
+  });
+});
+
 describe('the root entry', () => {
   test('never loads ioredis: only the redis subpath imports the Redis state', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
@@ -216,11 +285,20 @@ describe('the root entry', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (/(from|import)\s*\(?\s*'[^']*(redis-cluster-state|ioredis)/.test(readFileSync(path, 'utf8')))
+        else if (
+          /(from|import)\s*\(?\s*'[^']*(redis-cluster-state|redis-webhook-store|ioredis)/.test(
+            readFileSync(path, 'utf8'),
+          )
+        )
           importers.push(path.slice(root.length));
       }
     };
     walk(root);
-    expect(importers.sort()).toEqual(['cluster/redis-cluster-state.ts', 'redis.ts']);
+    // The webhook store's Redis half is reached only through the Redis state.
+    expect(importers.sort()).toEqual([
+      'cluster/redis-cluster-state.ts',
+      'cluster/redis-webhook-store.ts',
+      'redis.ts',
+    ]);
   });
 });

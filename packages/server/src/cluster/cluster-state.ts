@@ -10,6 +10,7 @@
  * each part of the server asks only for what it uses (the rate limit for `CallCounters`, …).
  */
 import type { JSONRPCMessage, JSONRPCResponse, ServerEvent } from '@modelcontextprotocol/server';
+import type { WebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** One stored event of a stream's log; `end` marks that the stream's requests are all answered. */
 export type ClusterLogEntry =
@@ -162,4 +163,11 @@ export interface ClusterState
     ClusterEvents,
     ResponseForwarding,
     RequestRelay,
-    SubscriptionSharing {}
+    SubscriptionSharing {
+  /**
+   * The Events extension's webhook subscriptions shared by the replicas (a gateway delivers them
+   * from any replica). Optional: a state without it serves everything else, and asking it for
+   * webhooks is a clear `CONFIG_INVALID`. @default none (the built-in states have one)
+   */
+  readonly webhookSubscriptions?: WebhookSubscriptionStore;
+}

@@ -12,6 +12,7 @@ import type {
   ForwardedRequestHandler,
   ForwardedResponse,
 } from './cluster-state.js';
+import { createMemoryWebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** Options of {@link createMemoryClusterState}. */
 export interface MemoryClusterStateOptions {
@@ -44,6 +45,7 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
     replicaId,
     shared: false,
     operations: 0,
+    webhookSubscriptions: createMemoryWebhookSubscriptionStore(),
     async ready() {
       return true;
     },

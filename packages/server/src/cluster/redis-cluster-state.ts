@@ -22,7 +22,9 @@ import type {
   SubscriptionChange,
 } from './cluster-state.js';
 import { isRelayMessage, RedisRelay } from './redis-relay.js';
+import { createRedisWebhookStore } from './redis-webhook-store.js';
 import { checkReplicaId } from './replica-id.js';
+import type { WebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** Options of {@link createRedisClusterState}. */
 export interface RedisClusterStateOptions {
@@ -42,6 +44,8 @@ export interface RedisClusterStateOptions {
 export interface RedisClusterState extends ClusterState {
   /** The Redis URL without credentials (for messages). */
   readonly location: string;
+  /** The webhook subscriptions, shared through Redis. */
+  readonly webhookSubscriptions: WebhookSubscriptionStore;
 }
 
 /** A stream tail with nothing new for this long gives up (the replica running it is gone). */
@@ -78,6 +82,7 @@ class RedisState implements RedisClusterState {
   readonly shared = true;
   readonly location: string;
   operations = 0;
+  readonly webhookSubscriptions: WebhookSubscriptionStore;
   readonly #url: string;
   readonly #prefix: string;
   readonly #logger: Logger;
@@ -138,6 +143,11 @@ class RedisState implements RedisClusterState {
       // A server that shuts down cleanly closes the connection without an error event first.
       connection.on('close', () => this.#noteDown(new Error('connection closed')));
     }
+    this.webhookSubscriptions = createRedisWebhookStore({
+      commands: this.#commands,
+      prefix: this.#prefix,
+      run: (command) => this.#run(command),
+    });
     this.#subscriber.on('message', (channel: string, text: string) => this.#received(channel, text));
     this.#subscriber.subscribe(this.#eventChannel, this.#replicaChannel).catch((error: unknown) => {
       this.#noteDown(error as Error);

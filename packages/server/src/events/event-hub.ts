@@ -29,7 +29,12 @@ import {
   eventDeliveryModes,
   type ListedEventType,
 } from './event-type.js';
-import { type WebhookOptions, WebhookSubscriptions } from './webhook-subscriptions.js';
+import {
+  noWebhookSubscriptionError,
+  subscribeRefusalError,
+  type WebhookOptions,
+  WebhookSubscriptions,
+} from './webhook-subscriptions.js';
 
 /** Options of {@link createEventHub}. */
 export interface EventHubOptions {
@@ -143,11 +148,7 @@ class DefaultEventHub implements EventHub {
       unsubscribe: async (request) => {
         this.#check(request.name, 'webhook', request.arguments);
         if (!subscriptions.unsubscribe(request.principal, request.name, request.arguments, request.url)) {
-          throw new ServerError({
-            code: ServerErrorCode.EventTypeNotFound,
-            message: `No webhook subscription of yours to "${request.name}" with these arguments posts to that URL.`,
-            data: { name: request.name },
-          });
+          throw noWebhookSubscriptionError(request.name);
         }
       },
     };
@@ -267,18 +268,7 @@ class DefaultEventHub implements EventHub {
       ttlMs: request.ttlMs,
       fromSeq: request.cursor === null ? undefined : this.#replayFrom(request.cursor),
     });
-    if ('kind' in outcome) {
-      throw outcome.kind === 'exhausted'
-        ? new ServerError({
-            code: ServerErrorCode.EventsExhausted,
-            message: 'The server holds as many webhook subscriptions as it allows; unsubscribe one first.',
-          })
-        : new ServerError({
-            code: ServerErrorCode.WebhookEndpointFailed,
-            message: `The callback endpoint failed verification (${outcome.reason}): it must answer the signed verification POST with 2xx and {"challenge": <the same value>}.`,
-            data: { reason: outcome.reason },
-          });
-    }
+    if ('kind' in outcome) throw subscribeRefusalError(outcome);
     return {
       id: outcome.id,
       refreshBefore: new Date(outcome.expiresAt).toISOString(),

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '@switchboard/core';
+import { ServerError, ServerErrorCode } from '../errors/server-error.js';
 import type { LoggedEvent } from './event-log.js';
 import type { WebhookPolicy } from './event-source.js';
 import type { EventOccurrence } from './event-type.js';
@@ -63,7 +64,33 @@ export interface WebhookHubParts {
   backlog(name: string, args: Readonly<Record<string, unknown>>, fromSeq: number): LoggedEvent[];
 }
 
-const defaultRetryDelaysMs = [1000, 5000, 30_000, 120_000, 600_000];
+/** The default waits before each retry of a failed delivery. */
+export const defaultWebhookRetryDelaysMs: readonly number[] = Object.freeze([
+  1000, 5000, 30_000, 120_000, 600_000,
+]);
+
+/** The coded error of an unsubscribe that names no subscription of the caller's. */
+export function noWebhookSubscriptionError(name: string): ServerError {
+  return new ServerError({
+    code: ServerErrorCode.EventTypeNotFound,
+    message: `No webhook subscription of yours to "${name}" with these arguments posts to that URL.`,
+    data: { name },
+  });
+}
+
+/** The coded error a refused subscribe answers with. */
+export function subscribeRefusalError(refusal: SubscribeRefusal): ServerError {
+  return refusal.kind === 'exhausted'
+    ? new ServerError({
+        code: ServerErrorCode.EventsExhausted,
+        message: 'The server holds as many webhook subscriptions as it allows; unsubscribe one first.',
+      })
+    : new ServerError({
+        code: ServerErrorCode.WebhookEndpointFailed,
+        message: `The callback endpoint failed verification (${refusal.reason}): it must answer the signed verification POST with 2xx and {"challenge": <the same value>}.`,
+        data: { reason: refusal.reason },
+      });
+}
 
 /** JSON with object keys sorted, so equal arguments give equal ids. */
 function canonicalJson(value: unknown): string {
@@ -96,7 +123,7 @@ export class WebhookSubscriptions {
     this.options = options;
     this.#parts = parts;
     this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
-    this.#retryDelaysMs = options.retryDelaysMs ?? defaultRetryDelaysMs;
+    this.#retryDelaysMs = options.retryDelaysMs ?? defaultWebhookRetryDelaysMs;
   }
 
   /** How many are held (expired ones are dropped first). */
