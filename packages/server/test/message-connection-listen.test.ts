@@ -7,6 +7,7 @@
  */
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createMcpClient } from '@switchboard/client';
+import type { Logger } from '@switchboard/core';
 import { createEventLog } from '@switchboard/test-helpers';
 import { afterEach, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -26,12 +27,10 @@ test('a synchronous acknowledgement opens the listen stream, and tool changes ar
   const connection = await server.connect(serverSide);
   cleanups.push(() => connection.close());
   const warnings: string[] = [];
-  const logger = {
-    debug() {},
-    info() {},
-    warn: (_fields: object, message: string) => warnings.push(message),
-    error: (_fields: object, message: string) => warnings.push(message),
+  const record = (first: unknown, message?: string) => {
+    warnings.push(typeof first === 'string' ? first : String(message));
   };
+  const logger: Logger = { debug() {}, info() {}, warn: record, error: record };
   const client = await createMcpClient('in-memory', clientSide, { protocolVersion: '2026-07-28', logger });
   cleanups.push(() => client.close());
   expect(client.era).toBe('modern');
