@@ -29,7 +29,14 @@ who asks before it runs:
   elicit  always the client, with an elicitation; a client that cannot answer one is refused
   host    never the gateway: the call runs, the host confirms tool calls itself (no second question)
   hide    such tools are not served (a call says why)
---allow-approval-tools is a deprecated alias of --approval host.`;
+--allow-approval-tools is a deprecated alias of --approval host.
+
+Events: the upstreams' event types are served namespaced like tools, by poll, stream and webhook
+(events/subscribe; the gateway signs and posts each delivery). A webhook subscriber must be an
+authenticated caller (--token or --tokens-file), and its callback an https URL on a public address;
+--allow-local-webhooks also lets http:// and local addresses be subscribed (development only). With
+--redis the subscriptions are kept in Redis: one made through any replica is delivered by one of
+them at a time and outlives the replica it was made on.`;
 
 /** The `serve` command's spec; `runServeCommand` in serve-command.ts runs it. */
 export const serveCommandSpec: CommandSpec = {
@@ -47,6 +54,7 @@ export const serveCommandSpec: CommandSpec = {
     store: { type: 'string' },
     approval: { type: 'string' },
     'allow-approval-tools': { type: 'boolean', default: false },
+    'allow-local-webhooks': { type: 'boolean', default: false },
     ...replicaFlags,
   },
   optionValues: {

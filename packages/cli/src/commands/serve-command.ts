@@ -6,8 +6,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { McpConnection } from '@switchboard/client';
-import { createGateway, type Gateway, gatewayConnectOptions } from '@switchboard/gateway';
-import { type ApprovalPrompt, approvalPrompts, serve as serveMcp } from '@switchboard/server';
+import {
+  createGateway,
+  type Gateway,
+  type GatewayWebhookOptions,
+  gatewayConnectOptions,
+} from '@switchboard/gateway';
+import { type ApprovalPrompt, approvalPrompts, type ClusterState, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
@@ -74,13 +79,28 @@ function servingLine(
   }approval ${options.prompt}${hidden > 0 ? `; ${hidden} more ${why}, not served` : ''})`;
 }
 
+/**
+ * Where the gateway keeps webhook subscriptions and where they may post. In the shared state with
+ * `--redis`: one made through any replica is delivered by whichever replica holds its lease, and
+ * outlives the replica it was made on. `--allow-local-webhooks` lifts the default callback policy
+ * (https, public addresses) for a developer's local receiver.
+ */
+function webhookOptionsOf(allowLocal: boolean, replica: { cluster?: ClusterState }): GatewayWebhookOptions {
+  return {
+    ...(replica.cluster !== undefined ? { cluster: replica.cluster } : {}),
+    ...(allowLocal
+      ? { allowCallback: (url: URL) => url.protocol === 'https:' || url.protocol === 'http:' }
+      : {}),
+  };
+}
+
 /** Runs `switchboard serve` (its flags and help: `serveCommandSpec`). */
 export async function runServeCommand(context: CommandContext): Promise<number> {
   const { values } = context;
   if (context.positionals.length) throw new UsageError(`unexpected argument '${context.positionals[0]}'.`);
   const port = values.port === undefined ? 3000 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes 0–65535.');
-  const httpOnly = ['port', 'host', 'token', 'session', ...Object.keys(replicaFlags)];
+  const httpOnly = ['port', 'host', 'token', 'session', 'allow-local-webhooks', ...Object.keys(replicaFlags)];
   const misplaced = httpOnly.find((flag) => values[flag] !== undefined && values[flag] !== false);
   if (!values.http && misplaced !== undefined) {
     throw new UsageError(`--${misplaced} needs --http (replicas, tokens and sessions are HTTP things).`);
@@ -138,6 +158,7 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
   );
   const gateway = await createGateway({
     ...(replica.requestState ? { requestState: replica.requestState } : {}),
+    webhooks: webhookOptionsOf(values['allow-local-webhooks'] === true, replica),
     clients: connection,
     ...(selector ? { selector } : {}),
     ...(skills !== undefined ? { skills: { directory: skills } } : {}),

@@ -31,6 +31,8 @@ export interface ReplicaSetup {
   requestState?: RequestStateOptions;
   /** Where the shared state lives (for the start-up line; no credentials). */
   sharedStateLocation?: string;
+  /** The shared state itself (`--redis`): the gateway keeps its webhook subscriptions there too. */
+  cluster?: ClusterState;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function replicaSetupOf(
     transport,
     ...(keys !== undefined ? { requestState: { keys: keys.map(deriveRequestStateKey) } } : {}),
     ...(cluster?.location !== undefined ? { sharedStateLocation: cluster.location } : {}),
+    ...(cluster !== undefined ? { cluster } : {}),
     close: async () => {
       await cluster?.close();
     },
