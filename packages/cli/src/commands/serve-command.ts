@@ -12,7 +12,12 @@ import {
   type GatewayWebhookOptions,
   gatewayConnectOptions,
 } from '@switchboard/gateway';
-import { type ApprovalPrompt, approvalPrompts, type ClusterState, serve as serveMcp } from '@switchboard/server';
+import {
+  type ApprovalPrompt,
+  approvalPrompts,
+  type ClusterState,
+  serve as serveMcp,
+} from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
