@@ -10,6 +10,7 @@
 import { type CallToolResult, type Progress, ProtocolError } from '@modelcontextprotocol/client';
 import { JsonRpcErrorCode } from '@switchboard/transports';
 import { runInputRounds } from './input-rounds.js';
+import { fromLegacyTask, taskSupportOf } from './legacy-task.js';
 import { mcpParamHeaders } from './mcp-param-headers.js';
 import type { EngineRequestOptions, RequestEngine } from './request-engine.js';
 import { type CreatedTask, type DecodedResult, decodeResult } from './result-decoding.js';
@@ -30,6 +31,8 @@ export interface ToolCallSenderOptions {
   maxTotalTimeoutMs: number | undefined;
   /** Progress of every call that has none of its own (then every call sends a progress token). */
   onProgress: ((tool: string, progress: Progress) => void) | undefined;
+  /** A 2025 server that runs tool calls as 2025-11-25 tasks (`params.task`, `legacy-task.ts`). */
+  legacyTasks: boolean;
 }
 
 /** How a call ended: the result, or the task the server created instead. */
@@ -102,6 +105,8 @@ export class ToolCallSender {
   }
 
   private async sendOnce(call: ToolCall, request: EngineRequestOptions): Promise<CallOutcome> {
+    if (this.options.legacyTasks && (await this.runsAsLegacyTask(call)))
+      return this.sendLegacyTask(call, request);
     const params = { name: call.tool, arguments: call.args };
     const engine = this.options.engine;
     let decoded = decodeResult('tools/call', await engine.request('tools/call', params, request));
@@ -120,6 +125,24 @@ export class ToolCallSender {
       });
     }
     return outcomeOf(decoded);
+  }
+
+  /**
+   * Whether a call to a 2025 server goes as a 2025-11-25 task: the caller takes a task
+   * (`startTool`) and the tool allows one, or the tool requires one (then `callTool` polls it).
+   */
+  private async runsAsLegacyTask(call: ToolCall): Promise<boolean> {
+    const tool = (await this.options.tools.list()).find((listed) => listed.name === call.tool);
+    const support = taskSupportOf(tool);
+    return support === 'required' || (support === 'optional' && call.asTask === true);
+  }
+
+  /** The call with `params.task`: the server answers with a `CreateTaskResult`, or (some servers) the result itself. */
+  private async sendLegacyTask(call: ToolCall, request: EngineRequestOptions): Promise<CallOutcome> {
+    const params = { name: call.tool, arguments: call.args, task: {} };
+    const raw = (await this.options.engine.request('tools/call', params, request)) as Record<string, unknown>;
+    const task = fromLegacyTask(raw?.task);
+    return task !== undefined ? { task } : { result: raw as CallToolResult };
   }
 }
 
