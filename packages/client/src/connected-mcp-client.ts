@@ -337,6 +337,9 @@ export class ConnectedMcpClient implements McpClient {
     call.trace?.end(outcome.result);
     if (outcome.task === undefined) return { result: outcome.result };
     const task = this.taskOf(outcome.task, call);
+    // A 2025-11-25 task created final: its state carries its outcome, as a 2026-07-28 one does.
+    const { status } = task.state;
+    if (this.era === 'legacy' && (status === 'completed' || status === 'failed')) await task.refresh();
     callOptions.onTask?.(task);
     return { task };
   }

@@ -7,8 +7,15 @@
  * rounds answered with the call's handlers, or a task), and a `HeaderMismatch` (the tool's schema
  * changed under us) reads the tool list again and sends once more, as the spec says.
  */
-import { type CallToolResult, type Progress, ProtocolError } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type Progress,
+  ProtocolError,
+} from '@modelcontextprotocol/client';
 import { JsonRpcErrorCode } from '@switchboard/transports';
+import { ClientError, ClientErrorCode } from './client-error.js';
 import { runInputRounds } from './input-rounds.js';
 import { fromLegacyTask, taskSupportOf } from './legacy-task.js';
 import { mcpParamHeaders } from './mcp-param-headers.js';
@@ -18,6 +25,8 @@ import { type AnswerServerRequest, hasOwnHandlers, type RequestOwner } from './s
 import type { RequestTelemetry } from './telemetry/request-telemetry.js';
 import type { ToolCall } from './tool-call-chain.js';
 import type { ToolListCache } from './tool-list-cache.js';
+
+const tasksExtensionId = 'io.modelcontextprotocol/tasks';
 
 /** What the send link needs of its connection. */
 export interface ToolCallSenderOptions {
@@ -44,6 +53,10 @@ export type CallOutcome =
 export class ToolCallSender {
   /** Shared by every call without options of its own: nothing is built per call on the common path. */
   private readonly defaultRequest: EngineRequestOptions;
+  /** The connection's envelope without the tasks extension, and the envelope it was made from. */
+  private noTasks:
+    | { from: Readonly<Record<string, unknown>>; envelope: Readonly<Record<string, unknown>> }
+    | undefined;
 
   constructor(private readonly options: ToolCallSenderOptions) {
     this.defaultRequest = Object.freeze({ timeoutMs: options.requestTimeoutMs });
@@ -72,6 +85,7 @@ export class ToolCallSender {
       own.timeoutMs === undefined &&
       own.onProgress === undefined &&
       own.maxTotalTimeoutMs === undefined &&
+      own.tasks !== false &&
       fallbackProgress === undefined &&
       this.options.maxTotalTimeoutMs === undefined &&
       call.trace === undefined &&
@@ -96,7 +110,26 @@ export class ToolCallSender {
       headers,
       owner,
       trace: call.trace,
+      envelope: own.tasks === false ? this.envelopeWithoutTasks() : undefined,
     };
+  }
+
+  /** The connection's 2026-07-28 envelope without the tasks extension (kept while the envelope is the same). */
+  private envelopeWithoutTasks(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = this.options.engine.envelope;
+    if (envelope === undefined) return undefined;
+    if (this.noTasks?.from === envelope) return this.noTasks.envelope;
+    const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    const { [tasksExtensionId]: _dropped, ...extensions } = (capabilities?.extensions ?? {}) as Record<
+      string,
+      unknown
+    >;
+    const without = Object.freeze({
+      ...envelope,
+      [CLIENT_CAPABILITIES_META_KEY]: { ...capabilities, extensions },
+    });
+    this.noTasks = { from: envelope, envelope: without };
+    return without;
   }
 
   private headersOf(call: ToolCall): Record<string, string> | undefined {
@@ -134,6 +167,7 @@ export class ToolCallSender {
   private async runsAsLegacyTask(call: ToolCall): Promise<boolean> {
     const tool = (await this.options.tools.list()).find((listed) => listed.name === call.tool);
     const support = taskSupportOf(tool);
+    if (support === 'required' && call.options.tasks === false) throw taskRequired(call);
     return support === 'required' || (support === 'optional' && call.asTask === true);
   }
 
@@ -144,6 +178,16 @@ export class ToolCallSender {
     const task = fromLegacyTask(raw?.task);
     return task !== undefined ? { task } : { result: raw as CallToolResult };
   }
+}
+
+/** A call that takes no task, to a tool that requires one (-32021, as SEP-2663 answers it). */
+function taskRequired(call: ToolCall): ClientError {
+  return new ClientError({
+    code: ClientErrorCode.ServerError,
+    message: `Tool "${call.tool}" on MCP server "${call.server}" must run as a task (its execution.taskSupport is "required"), and this call takes no task; call it from a client that takes tasks.`,
+    context: { server: call.server, tool: call.tool },
+    jsonRpcCode: JsonRpcErrorCode.MissingRequiredClientCapability,
+  });
 }
 
 /** The call's owner for its rounds: its handlers answer them (the client's otherwise). */

@@ -46,6 +46,9 @@ function upstreamCallOptions(
           onProgress: forwardProgress(context, relayed, logger),
           // A long upstream call that reports progress is alive: its deadline starts again.
           resetTimeoutOnProgress: true,
+          // A downstream that takes no task is not given one: a tool that requires one is refused
+          // upstream (-32021), as the spec says, rather than run as a task the gateway polls.
+          ...(acceptsTasks(context) || asksLegacyTask(context) ? {} : { tasks: false }),
           ...forwardClientRequests(context, relayed, refused),
         }
       : {}),

@@ -123,10 +123,25 @@ test('tasks/cancel from a 2025 session cancels the upstream task', async () => {
   expect((await upstream.store.getTask(origin.taskId))?.status).toBe('cancelled');
 });
 
-test('a tool that requires a task runs as one for a client that takes none', async () => {
+test('a tool that requires a task runs as one for a client that takes tasks, directly or through the gateway', async () => {
+  const direct = await switchboardClient('direct-must', upstream.url);
+  expect(await direct.callTool('must', { word: 'direct' })).toMatchObject({
+    content: [{ type: 'text', text: 'must: direct' }],
+  });
+  const viaGateway = await switchboardClient('gateway-must', urls[1] ?? '');
+  expect(await viaGateway.callTool('mcp__up__must', { word: 'relayed' })).toMatchObject({
+    content: [{ type: 'text', text: 'must: relayed' }],
+  });
+});
+
+test('a client that takes no tasks is refused a tool that requires one (-32021), not given a bridged task', async () => {
+  const before = (await upstream.store.listTasks()).tasks.length;
   const client = await sessionClient('plain', urls[0] ?? '');
-  const result = await client.callTool({ name: 'mcp__up__must', arguments: { word: 'hi' } });
-  expect(result.content).toEqual([{ type: 'text', text: 'must: hi' }]);
-  const listed = await upstream.store.listTasks();
-  expect(listed.tasks.some((task) => task.status === 'completed')).toBe(true);
+  const refused = await client.callTool({ name: 'mcp__up__must', arguments: { word: 'hi' } }).then(
+    () => undefined,
+    (error: unknown) => error as { code?: number },
+  );
+  expect(refused?.code).toBe(-32021);
+  // Refused before the upstream was asked: no task was created for it.
+  expect((await upstream.store.listTasks()).tasks.length).toBe(before);
 });
