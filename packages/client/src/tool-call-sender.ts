@@ -185,7 +185,11 @@ function taskRequired(call: ToolCall): ClientError {
   return new ClientError({
     code: ClientErrorCode.ServerError,
     message: `Tool "${call.tool}" on MCP server "${call.server}" must run as a task (its execution.taskSupport is "required"), and this call takes no task; call it from a client that takes tasks.`,
-    context: { server: call.server, tool: call.tool },
+    context: {
+      server: call.server,
+      tool: call.tool,
+      requiredCapabilities: { extensions: { [tasksExtensionId]: {} } },
+    },
     jsonRpcCode: JsonRpcErrorCode.MissingRequiredClientCapability,
   });
 }
