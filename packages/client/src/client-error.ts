@@ -339,8 +339,13 @@ export function toClientError(error: unknown, scene: ErrorScene): SwitchboardErr
         { jsonRpcCode: error.code, context: { supported } },
       );
     }
+    // A missing capability's error names what is missing: kept, so a relay can answer with it.
+    const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
     return make(ClientErrorCode.ServerError, `${where} answered with an error: ${raw}`, {
       jsonRpcCode: error.code,
+      ...(required !== undefined && error.code === JsonRpcErrorCode.MissingRequiredClientCapability
+        ? { context: { requiredCapabilities: required } }
+        : {}),
     });
   }
   if (error instanceof Error && error.name === 'UnauthorizedError') {

@@ -38,6 +38,7 @@ import {
 import type { NegotiatedSession } from './era-negotiation.js';
 import { createEventsClient, type EventsClient, eventsAvailability } from './events-client.js';
 import { runInputRounds } from './input-rounds.js';
+import { runsToolTasks } from './legacy-task.js';
 import { walkPages } from './list-pages.js';
 import type { McpClient } from './mcp-client.js';
 import type {
@@ -52,11 +53,12 @@ import type { EngineRequestOptions, RequestEngine } from './request-engine.js';
 import { decodeResult } from './result-decoding.js';
 import type { AnswerServerRequest } from './server-request-answers.js';
 import { createSkillsClient } from './skills-client-adapter.js';
+import { createTaskChannel, waitOptions } from './task-channel.js';
 import type { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { chainLinks, type ToolCall, type ToolCallNext } from './tool-call-chain.js';
 import { type CallOutcome, ToolCallSender } from './tool-call-sender.js';
 import { ToolListCache } from './tool-list-cache.js';
-import { PolledToolTask, type TaskWaitOptions, type ToolTask, toTaskState } from './tool-task.js';
+import { PolledToolTask, type ToolTask, toTaskState } from './tool-task.js';
 
 /** The longest wait for a server to acknowledge the change-notification stream at connect. */
 const listenAckTimeoutMs = 10_000;
@@ -145,6 +147,7 @@ export class ConnectedMcpClient implements McpClient {
       requestTimeoutMs: settings.requestTimeoutMs,
       maxTotalTimeoutMs: settings.maxTotalTimeoutMs,
       onProgress: settings.onProgress,
+      legacyTasks: this.era === 'legacy' && runsToolTasks(this.capabilities),
     });
     this.subscriptions =
       this.era === 'modern'
@@ -322,6 +325,7 @@ export class ConnectedMcpClient implements McpClient {
   ): Promise<ToolStart> {
     const call = this.toolCall(toolName, args, callOptions);
     call.observed = true;
+    call.asTask = true;
     let outcome: CallOutcome;
     try {
       outcome = await this.sender.send(call);
@@ -333,6 +337,9 @@ export class ConnectedMcpClient implements McpClient {
     call.trace?.end(outcome.result);
     if (outcome.task === undefined) return { result: outcome.result };
     const task = this.taskOf(outcome.task, call);
+    // A 2025-11-25 task created final: its state carries its outcome, as a 2026-07-28 one does.
+    const { status } = task.state;
+    if (this.era === 'legacy' && (status === 'completed' || status === 'failed')) await task.refresh();
     callOptions.onTask?.(task);
     return { task };
   }
@@ -383,32 +390,15 @@ export class ConnectedMcpClient implements McpClient {
   }
 
   private taskChannel(call: ToolCall) {
-    const request = { timeoutMs: call.options.timeoutMs ?? this.settings.requestTimeoutMs };
-    const owner = { tool: call.tool, handlers: call.options };
-    return {
+    return createTaskChannel({
       server: this.name,
-      request: async (
-        method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
-        params: Record<string, unknown>,
-      ) => {
-        try {
-          const decoded = decodeResult(method, await this.engine.request(method, params, request));
-          return decoded.kind === 'complete' ? decoded.result : {};
-        } catch (error) {
-          throw toClientError(error, this.scene(method, call.tool));
-        }
-      },
-      answer: (_key: string, entry: Record<string, unknown>, signal: AbortSignal) =>
-        this.answers(
-          typeof entry.method === 'string' ? entry.method : '',
-          (typeof entry.params === 'object' && entry.params !== null ? entry.params : {}) as Record<
-            string,
-            unknown
-          >,
-          owner,
-          signal,
-        ),
-    };
+      legacy: this.era === 'legacy',
+      engine: this.engine,
+      request: { timeoutMs: call.options.timeoutMs ?? this.settings.requestTimeoutMs },
+      owner: { tool: call.tool, handlers: call.options },
+      answers: this.answers,
+      explain: (error, method) => toClientError(error, this.scene(method, call.tool)),
+    });
   }
 
   async listResources(options?: McpRequestOptions): Promise<Resource[]> {
@@ -586,14 +576,4 @@ export class ConnectedMcpClient implements McpClient {
     await this.engine.close().catch(() => {});
     this.live = false;
   }
-}
-
-function waitOptions(callOptions: CallToolOptions): TaskWaitOptions {
-  return {
-    ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-    ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
-    ...(callOptions.maxTotalTimeoutMs === undefined
-      ? {}
-      : { maxTotalTimeoutMs: callOptions.maxTotalTimeoutMs }),
-  };
 }

@@ -99,6 +99,13 @@ export interface CallToolOptions extends CallServerRequestHandlers {
   /** Told when the server answered with a task (before it is polled to its result). */
   onTask?: (task: ToolTask) => void;
   /**
+   * `false`: this call takes no task (a gateway relaying a client that takes none): a 2026-07-28
+   * request leaves the tasks extension out of its capabilities, so a tool that requires a task is
+   * refused by its server (-32021), and a 2025 tool that requires one is refused here with that code.
+   * @default true (the connection's `tasks` option)
+   */
+  tasks?: boolean;
+  /**
    * The OpenTelemetry `Context` the call's span is a child of (a gateway passes the context of its
    * server span). Typed `unknown` so these types need no `@opentelemetry/api`.
    * @default the active context

@@ -24,6 +24,8 @@ export interface ToolCall {
   readonly options: CallToolOptions & { approved?: boolean };
   /** Re-running it after an unknown outcome does no harm (annotated read-only or idempotent). */
   readonly retrySafe: boolean;
+  /** The caller takes a task (`startTool`): a 2025 server that runs the tool as a task is asked to. */
+  asTask?: boolean;
   /** Set by the observe link: the send link then starts the call's span with its first request. */
   observed?: boolean;
   /** The call's span, started with its first request and ended by the observe link. */

@@ -2,9 +2,12 @@
  * A task a server created for a tool call (extension `io.modelcontextprotocol/tasks`, SEP-2663):
  * polled with `tasks/get` at the server's `pollIntervalMs`, its input requests answered with the
  * call's handlers (else the client's) through `tasks/update`, cancelled with `tasks/cancel`.
+ * A 2025-11-25 task (`legacy-task.ts`) is polled the same way; its outcome is read with
+ * `tasks/result`, which also carries the requests of a task waiting for input to the client.
  */
 import type { CallToolResult, Progress } from '@modelcontextprotocol/client';
 import { ClientError, ClientErrorCode } from './client-error.js';
+import { fromLegacyTask } from './legacy-task.js';
 
 /** The states of a task; the last three are final. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -59,19 +62,26 @@ export interface ToolTask {
   result(options?: TaskWaitOptions): Promise<CallToolResult>;
 }
 
+/** The task methods a task sends (`tasks/update`: SEP-2663; `tasks/result`: 2025-11-25). */
+export type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result';
+
 /** What a task needs from its connection. */
 export interface TaskChannel {
   readonly server: string;
-  /** Sends `tasks/get`, `tasks/update` or `tasks/cancel`; resolves with the result. */
-  request(
-    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
-    params: Record<string, unknown>,
-  ): Promise<unknown>;
+  /** A 2025 connection: its tasks are 2025-11-25 tasks. */
+  readonly legacy?: boolean;
+  /** Sends a task method; resolves with the result. */
+  request(method: TaskMethod, params: Record<string, unknown>): Promise<unknown>;
   /** Answers one input request of the task, as a server request of its call would be. */
   answer(key: string, entry: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
 }
 
 const finalStatuses: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** Ended with an outcome to read: completed or failed. */
+function settled(state: TaskState): state is TaskState & { status: 'completed' | 'failed' } {
+  return state.status === 'completed' || state.status === 'failed';
+}
 
 /** The poll interval when the server names none. */
 const defaultPollIntervalMs = 1000;
@@ -124,14 +134,33 @@ export class PolledToolTask implements ToolTask {
   }
 
   async refresh(): Promise<TaskState> {
-    this.current = toTaskState(
-      await this.channel.request('tasks/get', { taskId: this.taskId }),
-      this.channel.server,
-    );
+    const answer = await this.channel.request('tasks/get', { taskId: this.taskId });
+    if (!this.channel.legacy) {
+      this.current = toTaskState(answer, this.channel.server);
+      return this.current;
+    }
+    const state = toTaskState(fromLegacyTask(answer) ?? answer, this.channel.server);
+    if (!settled(state)) {
+      this.current = state;
+      return state;
+    }
+    // A final 2025-11-25 task's outcome is read apart (`tasks/result`), once: kept in its state, as in SEP-2663.
+    const { result, error } = this.current;
+    const known = this.current.status === state.status && (result ?? error) !== undefined;
+    const outcome = known ? { ...(result ? { result } : {}), ...(error ? { error } : {}) } : undefined;
+    this.current = { ...state, ...(outcome ?? (await this.legacyOutcome(state.status))) };
     return this.current;
   }
 
   async update(inputResponses: Record<string, unknown>): Promise<void> {
+    if (this.channel.legacy) {
+      // 2025-11-25 has no tasks/update: a task's requests reach the client through tasks/result.
+      throw new ClientError({
+        code: ClientErrorCode.ServerError,
+        message: `MCP server "${this.channel.server}" speaks 2025-11-25, whose tasks take input through tasks/result (the server's requests are answered by the client's handlers), not tasks/update; call result() instead.`,
+        context: { server: this.channel.server, tool: this.tool, taskId: this.taskId },
+      });
+    }
     await this.channel.request('tasks/update', { taskId: this.taskId, inputResponses });
   }
 
@@ -183,6 +212,17 @@ export class PolledToolTask implements ToolTask {
         options.onStatus?.(state);
         options.onProgress?.({ progress: changes, message: state.statusMessage ?? state.status });
       }
+      // 2025-11-25: the requests of a task waiting for input reach the client while tasks/result waits.
+      if (this.channel.legacy && state.status === 'input_required') {
+        const outcome = await this.legacyOutcome('completed');
+        const status = outcome.result?.isError === true ? 'failed' : 'completed';
+        this.current = { ...this.current, status, ...outcome };
+        state = this.current;
+        continue;
+      }
+      // A 2025-11-25 task created final (or read before its outcome): the outcome is read first.
+      if (this.channel.legacy && settled(state) && (state.result ?? state.error) === undefined)
+        state = await this.refresh();
       if (finalStatuses.has(state.status)) return this.outcome(state);
       if (state.status === 'input_required') await this.answerInputRequests(state, signal);
       await sleep(Math.max(1, state.pollIntervalMs ?? defaultPollIntervalMs), signal);
@@ -205,8 +245,24 @@ export class PolledToolTask implements ToolTask {
     for (const [key] of pending) this.answered.add(key);
   }
 
+  /** A 2025-11-25 task's outcome (`tasks/result`): the tool's result, or the JSON-RPC error it failed with. */
+  private async legacyOutcome(status: 'completed' | 'failed'): Promise<Pick<TaskState, 'result' | 'error'>> {
+    try {
+      return {
+        result: (await this.channel.request('tasks/result', { taskId: this.taskId })) as CallToolResult,
+      };
+    } catch (error) {
+      if (status !== 'failed') throw error;
+      const code = (error as { context?: { jsonRpcCode?: unknown } }).context?.jsonRpcCode;
+      const message = error instanceof Error ? error.message : String(error);
+      return { error: { ...(typeof code === 'number' ? { code } : {}), message } };
+    }
+  }
+
   private outcome(state: TaskState): CallToolResult {
     if (state.status === 'completed' && state.result) return state.result;
+    // A failed 2025-11-25 tool task's outcome may be the tool's error result: returned as the call would.
+    if (state.status === 'failed' && state.result && this.channel.legacy) return state.result;
     const where = `Tool "${this.tool}" on MCP server "${this.channel.server}"`;
     if (state.status === 'cancelled') {
       throw new ClientError({

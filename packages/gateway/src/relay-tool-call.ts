@@ -46,6 +46,9 @@ function upstreamCallOptions(
           onProgress: forwardProgress(context, relayed, logger),
           // A long upstream call that reports progress is alive: its deadline starts again.
           resetTimeoutOnProgress: true,
+          // A downstream that takes no task is not given one: a tool that requires one is refused
+          // upstream (-32021), as the spec says, rather than run as a task the gateway polls.
+          ...(acceptsTasks(context) || asksLegacyTask(context) ? {} : { tasks: false }),
           ...forwardClientRequests(context, relayed, refused),
         }
       : {}),
@@ -58,11 +61,15 @@ function toolContextOf(options: unknown): ToolContext | undefined {
 
 /** An upstream's JSON-RPC error, relayed with its own code; other failures stay tool failures. */
 function relayedError(tool: RegisteredTool, error: unknown): unknown {
-  const wireCode = SwitchboardError.isInstance(error) ? error.context.jsonRpcCode : undefined;
+  const context = SwitchboardError.isInstance(error) ? error.context : undefined;
+  const wireCode = context?.jsonRpcCode;
   if (typeof wireCode !== 'number') return error;
+  // A missing capability says which (the spec's error data for -32021).
+  const required = context?.requiredCapabilities;
   return new ProtocolError(
     wireCode,
     `${error instanceof Error ? error.message : String(error)} (upstream MCP server "${tool.server}", tool "${tool.originalName}")`,
+    required !== undefined ? { requiredCapabilities: required } : undefined,
   );
 }
 

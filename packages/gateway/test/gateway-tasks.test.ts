@@ -139,7 +139,7 @@ test('an id the gateway never issued, or of an upstream it does not have, is ref
 });
 
 test.each(['modern', 'legacy'] as const)(
-  'an official %s client that does not take tasks gets the call result, the task polled by the gateway',
+  'an official %s client that does not take tasks gets the call result (no task is asked of the upstream)',
   async (era) => {
     const client = new Client({ name: `no-tasks-${era}`, version: '1.0.0' }, {
       ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
@@ -148,6 +148,25 @@ test.each(['modern', 'legacy'] as const)(
     cleanups.push(() => client.close());
     const result = await client.callTool({ name: 'mcp__up__gated', arguments: { label: `plain-${era}` } });
     expect(result.structuredContent).toEqual({ label: `plain-${era}` });
+  },
+);
+
+test.each(['modern', 'legacy'] as const)(
+  'an official %s client that does not take tasks is refused a tool that requires one (-32021), as the spec says',
+  async (era) => {
+    const client = new Client({ name: `no-tasks-required-${era}`, version: '1.0.0' }, {
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    } as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(urls[0] as string)));
+    cleanups.push(() => client.close());
+    const refused = await client.callTool({ name: 'mcp__up__confirm', arguments: {} }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: unknown; data?: { status?: number; text?: string } },
+    );
+    // The server answers -32021 with HTTP 400 (as 2026-07-28 says), which the SDK's 2025 transport
+    // reports as an HTTP error carrying the JSON-RPC body.
+    const code = era === 'modern' ? refused?.code : JSON.parse(refused?.data?.text ?? '{}').error?.code;
+    expect(code).toBe(-32021);
   },
 );
 
