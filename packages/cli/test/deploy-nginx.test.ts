@@ -156,22 +156,43 @@ describe.skipIf(!nginxBin && !process.env.CI)('the generated config in the real 
       replica.url = await servedUrl(replica.stderr);
       replica.address = new URL(replica.url).host;
     }
-    const port = await freePort();
-    nginxUrl = `http://127.0.0.1:${port}/mcp`;
-    const run = await sandbox.run([
-      'deploy',
-      'nginx',
-      '--listen',
-      String(port),
-      '--prefix',
-      dir,
-      ...replicas.flatMap((replica) => ['--upstream', replica.address]),
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    writeFileSync(join(dir, 'nginx.conf'), run.stdout);
-    nginx = spawn(nginxBin ?? 'nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
-    await waitForPort(port, { process: nginx, what: `nginx to listen on ${port}` });
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    // A port from freePort() is free when asked, not when nginx binds it: a server another test
+    // starts in between may take it (nginx then exits, and that server answers in its place). So
+    // the port counts only once nginx is still running and its own Server header answers; else
+    // another port, a few times.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      nginxUrl = `http://127.0.0.1:${port}/mcp`;
+      const run = await sandbox.run([
+        'deploy',
+        'nginx',
+        '--listen',
+        String(port),
+        '--prefix',
+        dir,
+        ...replicas.flatMap((replica) => ['--upstream', replica.address]),
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      writeFileSync(join(dir, 'nginx.conf'), run.stdout);
+      nginx = spawn(nginxBin ?? 'nginx', nginxArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const bound = await waitForPort(port, { process: nginx, what: `nginx to listen on ${port}` }).then(
+        () => true,
+        (error: unknown) => {
+          if (attempt === 3) throw error;
+          return false;
+        },
+      );
+      const health = bound ? await fetch(`http://127.0.0.1:${port}/health`) : undefined;
+      const ours = nginx.exitCode === null && /^nginx/.test(health?.headers.get('server') ?? '');
+      if (ours || attempt === 3) {
+        expect(ours, `port ${port} is answered by nginx (server: ${health?.headers.get('server')})`).toBe(
+          true,
+        );
+        expect(health?.status).toBe(200);
+        break;
+      }
+      await stopProcess(nginx);
+    }
     // server-everything asks its client (the gateway) for roots 350 ms after initialize, and the
     // gateway hands that request to the downstream client of a call in flight: a call then would
     // fail for want of the roots capability, or, answered, come back with a requestState that only

@@ -129,7 +129,36 @@ export function toToolInput(tool: Tool, options: ToolRecordOptions): Omit<ToolIn
     const app = readToolApp(tool._meta);
     if (app !== undefined) record.app = app;
   }
+  const listingFields = listingFieldsOf(tool);
+  if (listingFields !== undefined) record.meta = { ...record.meta, listingFields };
   return record;
+}
+
+/** The fields of a listed tool that the registered tool has a typed place for. */
+const typedListingFields = new Set([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  '_meta',
+]);
+
+/**
+ * The listing's other fields (`icons`, 2025-11-25's `execution.taskSupport`, whatever a later
+ * revision adds), kept as the server sent them under `meta.listingFields`: a gateway lists the
+ * tool with them, unchanged, so its clients learn what the server said (a task-required tool, its
+ * icons). Undefined when there are none.
+ */
+function listingFieldsOf(tool: Tool): Record<string, unknown> | undefined {
+  let fields: Record<string, unknown> | undefined;
+  for (const key of Object.keys(tool)) {
+    if (typedListingFields.has(key)) continue;
+    fields ??= {};
+    fields[key] = (tool as Record<string, unknown>)[key];
+  }
+  return fields;
 }
 
 const noOptions: McpToolExecuteOptions = Object.freeze({});

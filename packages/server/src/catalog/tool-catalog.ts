@@ -48,8 +48,18 @@ function listingOf(tool: RegisteredTool, needsApproval: boolean): Tool {
       ? { ...tool.annotations, readOnlyHint: false }
       : (tool.annotations as Tool['annotations']);
   }
-  const toolMeta = (tool.meta as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  if (toolMeta !== undefined) entry._meta = toolMeta;
+  const meta = tool.meta as
+    | { _meta?: Record<string, unknown>; listingFields?: Record<string, unknown> }
+    | undefined;
+  if (meta?._meta !== undefined) entry._meta = meta._meta;
+  // An upstream's listing fields the registry has no typed place for (`icons`, `execution`: the
+  // client keeps them in `meta.listingFields`): a gateway lists its tools as their servers did.
+  const listingFields = meta?.listingFields;
+  if (listingFields !== undefined) {
+    for (const key of Object.keys(listingFields)) {
+      if (!(key in entry)) (entry as Record<string, unknown>)[key] = listingFields[key];
+    }
+  }
   return entry;
 }
 
