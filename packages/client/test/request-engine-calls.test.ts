@@ -100,18 +100,19 @@ describe('calls through the request engine', () => {
 
   it('modern HTTP: progress restarts the deadline when asked, and a total deadline still holds', async () => {
     const client = await modernHttpClient();
-    // 10 steps of 20 ms under a 100 ms deadline: only progress keeps it alive.
+    // 60 steps of 20 ms under a 500 ms deadline: only progress keeps it alive (the margin is wide
+    // so that a loaded machine's pauses between two progress notifications stay under it).
     const result = await client.callTool(
       'slow',
-      { steps: 10 },
-      { timeoutMs: 100, resetTimeoutOnProgress: true, onProgress: () => {} },
+      { steps: 60 },
+      { timeoutMs: 500, resetTimeoutOnProgress: true, onProgress: () => {} },
     );
-    expect(textOf(result)).toBe('done after 10 steps');
+    expect(textOf(result)).toBe('done after 60 steps');
     await expect(
       client.callTool(
         'slow',
         { steps: 500 },
-        { timeoutMs: 100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 300, onProgress: () => {} },
+        { timeoutMs: 500, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 1500, onProgress: () => {} },
       ),
     ).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
