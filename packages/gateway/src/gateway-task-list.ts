@@ -29,6 +29,15 @@ export interface TaskListPage {
   nextCursor?: string;
 }
 
+/**
+ * Whether the owner can be told apart from other callers: without auth and without a 2025 session
+ * (stateless 2025) every caller is the same owner, and its list would hand one client's task ids
+ * (then the only secret) to every other, so such tasks are neither recorded nor listed.
+ */
+function identified(owner: TaskOwner): boolean {
+  return owner.principal !== undefined || owner.sessionId !== undefined;
+}
+
 /** The owner's key in the index: a digest, so no principal or session id is stored. */
 function ownerKeyOf(owner: TaskOwner): string {
   return createHash('sha256')
@@ -72,10 +81,12 @@ export class GatewayTaskList {
   }
 
   /**
-   * Records a task issued to `owner` for its TTL (`null`: unlimited upstream, kept a day). A
+   * Records a task issued to `owner` for its TTL (`null`: unlimited upstream, kept a day), unless
+   * the owner is anonymous and sessionless. A
    * failure is logged, not thrown: the task was made, and its id still works; only the list misses it.
    */
   async record(owner: TaskOwner, taskId: string, ttlMs: number | null | undefined): Promise<void> {
+    if (!identified(owner)) return;
     const expiresAt = Date.now() + (typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs : unlimitedTaskListMs);
     try {
       await this.#options.index.recordTask(ownerKeyOf(owner), taskId, expiresAt);
@@ -89,6 +100,7 @@ export class GatewayTaskList {
   /** The owner's recorded tasks after `cursor`, one page. */
   async page(owner: TaskOwner, cursor: string | undefined): Promise<TaskListPage> {
     const place = cursor === undefined ? undefined : placeOf(cursor);
+    if (!identified(owner)) return { entries: [] };
     const all = await this.#options.index.tasksOf(ownerKeyOf(owner));
     const rest = place === undefined ? all : all.filter((entry) => isAfter(entry, place));
     const entries = rest.slice(0, this.#options.pageSize);

@@ -151,3 +151,19 @@ test('a task its upstream no longer has drops out of the list', async () => {
   expect(await listAll(client)).toEqual([]);
   expect(await listAll(client)).toEqual([]);
 });
+
+test('without auth and without sessions every client is one caller: its tasks are not listed to anyone', async () => {
+  const gateway = await createGateway({ config: { mcpServers: { up: { url: upstream.url } } } });
+  cleanups.push(() => gateway.close());
+  const handle = await serve(gateway, { transport: { type: 'http', port: 0, session: false } });
+  cleanups.push(() => handle.close());
+  const starter = await sessionClient(handle.url as string);
+  expect(starter.transport?.sessionId).toBeUndefined();
+  const taskId = await startTask(starter, 'anonymous');
+  // The task itself works for whoever holds its id; the list would hand that id to every client.
+  expect((await starter.experimental.tasks.getTask(taskId)).status).toBe('working');
+  const other = await sessionClient(handle.url as string);
+  expect(await listAll(other)).toEqual([]);
+  expect(await listAll(starter)).toEqual([]);
+  upstream.release('anonymous');
+});
