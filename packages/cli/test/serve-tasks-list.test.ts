@@ -4,7 +4,7 @@
  * `tasks/list` alike: a task started through replica A in a 2025 session (official SDK v1 client)
  * is listed through replica B in the same session, and another session lists none.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, defineTool, type ServeHandle, serve } from '@switchboard/server';
-import { readLines } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
+import { startServeProcess } from './serve-process.js';
 
-const bin = join(import.meta.dirname, '..', 'dist', 'bin.js');
 const redisUrl = process.env.SWITCHBOARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `switchboard-test-cli-task-list-${randomBytes(4).toString('hex')}:`;
 const token = `cli-task-list-${randomBytes(12).toString('hex')}`;
@@ -61,36 +60,14 @@ afterAll(async () => {
 
 /** Starts `switchboard serve --http` sharing Redis and the session keys; resolves with its URL once it serves. */
 async function replica(id: string): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      'serve',
-      '--http',
-      '--port',
-      '0',
-      '--token',
-      token,
-      '--replica-id',
-      id,
-      '--redis',
-      redisUrl,
-      '--redis-prefix',
-      prefix,
-      '--session',
-      '--session-key-file',
-      keyFile,
-      '--config',
-      configFile,
-    ],
-    { env: { ...sandbox.env, SWITCHBOARD_STORE: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  const flags = ['--token', token, '--replica-id', id, '--redis', redisUrl, '--redis-prefix', prefix];
+  const started = await startServeProcess(
+    `replica ${id}`,
+    [...flags, '--session', '--session-key-file', keyFile, '--config', configFile],
+    { ...sandbox.env, SWITCHBOARD_STORE: 'off' },
+    children,
   );
-  children.push(child);
-  const line = await readLines(child.stderr!, `replica ${id}'s stderr`).find(
-    (text) => / on http:\/\//.test(text),
-    { timeoutMs: 30_000, what: `replica ${id} to serve` },
-  );
-  return / on (http:\/\/\S+)/.exec(line)?.[1] as string;
+  return started.url;
 }
 
 /** An SDK v1 client in a 2025 session at `url` (or resuming session `sessionId` there). */
