@@ -10,14 +10,18 @@
  *
  * A 2025 client (2025-11-25) asks for a task with `params.task` instead: it gets the upstream's
  * task in that revision's shape (`{ task }`), and `tasks/get`, `tasks/cancel` (its `Task`) and
- * `tasks/result` (the tool's result once the task ends) are relayed the same way.
+ * `tasks/result` (the tool's result once the task ends) are relayed the same way. Its `tasks/list`
+ * lists the tasks it started, from the owner index its task ids are recorded in
+ * (`gateway-task-list.ts`), each as its upstream has it now; one its upstream no longer has drops out.
  */
 import type { Result } from '@modelcontextprotocol/server';
 import type { McpClient, TaskState, ToolStart, ToolTask } from '@switchboard/client';
+import { SwitchboardError } from '@switchboard/core';
 import type { ProviderContext, RelayedTaskMethod, TaskRelay, ToolContext } from '@switchboard/server';
-import { ServerError, ServerErrorCode } from '@switchboard/server';
+import { JsonRpcErrorCode, ServerError, ServerErrorCode } from '@switchboard/server';
 import { type GatewayUpstreamClient, upstreamError } from './gateway-catalog.js';
 import type { GatewayTaskIds, TaskOwner } from './gateway-task-ids.js';
+import type { GatewayTaskList } from './gateway-task-list.js';
 
 const tasksExtensionId = 'io.modelcontextprotocol/tasks';
 /** Where a 2025-11-25 message names the task it belongs to. */
@@ -66,18 +70,29 @@ export function acceptsTasks(context: ToolContext | undefined): boolean {
   return extensions?.[tasksExtensionId] !== undefined;
 }
 
-/** The downstream answer of an upstream call's start: its result, or its task under a gateway id issued to `owner` (2025-11-25 shape when `legacy`). */
-export function relayedStart(
-  ids: GatewayTaskIds,
+/** How the gateway issues task ids: signed to their owner, and 2025 ones recorded for `tasks/list`. */
+export interface TaskIssuing {
+  ids: GatewayTaskIds;
+  list: GatewayTaskList;
+}
+
+/**
+ * The downstream answer of an upstream call's start: its result, or its task under a gateway id
+ * issued to `owner` (2025-11-25 shape when `legacy`, and recorded for that owner's `tasks/list`).
+ */
+export async function relayedStart(
+  issuing: TaskIssuing,
   server: string,
   start: ToolStart,
   owner: TaskOwner,
   legacy = false,
-): unknown {
+): Promise<unknown> {
   if (start.task === undefined) return start.result;
-  const taskId = ids.issue(server, start.task.taskId, owner);
-  if (legacy) return { task: legacyTaskOf(start.task.state, taskId) };
-  return { resultType: 'task', ...start.task.state, taskId };
+  const taskId = issuing.ids.issue(server, start.task.taskId, owner);
+  if (!legacy) return { resultType: 'task', ...start.task.state, taskId };
+  // Recorded before the answer: the client's next tasks/list, through any replica, has it.
+  await issuing.list.record(owner, taskId, start.task.state.ttlMs);
+  return { task: legacyTaskOf(start.task.state, taskId) };
 }
 
 /** The task relay of a gateway. */
@@ -86,10 +101,44 @@ export class GatewayTasks implements TaskRelay {
   readonly legacyTasks = true;
   readonly #source: GatewayTasksSource;
   readonly #ids: GatewayTaskIds;
+  readonly #list: GatewayTaskList;
 
-  constructor(source: GatewayTasksSource, ids: GatewayTaskIds) {
+  constructor(source: GatewayTasksSource, issuing: TaskIssuing) {
     this.#source = source;
-    this.#ids = ids;
+    this.#ids = issuing.ids;
+    this.#list = issuing.list;
+  }
+
+  /** A 2025 client's `tasks/list`: a page of the tasks it started, each as its upstream has it now. */
+  async list(params: { cursor?: string }, context: ProviderContext): Promise<Result> {
+    const owner = taskOwnerOf(context);
+    const page = await this.#list.page(owner, params.cursor);
+    const tasks = await Promise.all(page.entries.map((entry) => this.#listed(entry.taskId, owner)));
+    return {
+      tasks: tasks.filter((task) => task !== undefined),
+      ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+    } as Result;
+  }
+
+  /** One recorded task as listed; `undefined` when it is gone (forgotten) or its upstream is away now (kept). */
+  async #listed(taskId: string, owner: TaskOwner): Promise<Record<string, unknown> | undefined> {
+    const origin = this.#ids.read(taskId, owner);
+    // Signed under a key no longer held (rotated out): no request can use it any more.
+    if (origin?.owned !== true) {
+      await this.#list.forget(owner, taskId);
+      return undefined;
+    }
+    const client = this.#source.client?.(origin.server) as
+      | (GatewayUpstreamClient & TasksClientPart)
+      | undefined;
+    if (client?.getTask === undefined || client.connected === false) return undefined;
+    try {
+      return legacyTaskOf((await client.getTask(origin.taskId)).state, taskId);
+    } catch (error) {
+      // The upstream says it has no such task (expired, or it restarted): it ended for good.
+      if (upstreamLostTask(error)) await this.#list.forget(owner, taskId);
+      return undefined;
+    }
   }
 
   async relay(
@@ -150,6 +199,11 @@ async function answerLegacy(
   // tasks/result: waits for the end, as the revision says; the result names its task.
   const result = await task.result({ signal });
   return { ...result, _meta: { ...result._meta, [relatedTaskMetaKey]: { taskId } } } as Result;
+}
+
+/** Whether an upstream's tasks/get failed because it has no such task (-32602, as both revisions answer). */
+function upstreamLostTask(error: unknown): boolean {
+  return SwitchboardError.isInstance(error) && error.context?.jsonRpcCode === JsonRpcErrorCode.InvalidParams;
 }
 
 /** A gateway task id that is not the caller's: issued to another downstream client, or altered. */

@@ -30,7 +30,9 @@ import {
 } from '@switchboard/core';
 import {
   type ApprovalPrompt,
+  type ClusterState,
   createMcpServer,
+  createMemoryTaskOwnerIndex,
   type McpServer,
   type RequestStateOptions,
   republishTool,
@@ -46,7 +48,8 @@ import { gatewayConnectOptions } from './gateway-connect-options.js';
 import { GatewayEvents } from './gateway-events.js';
 import { GatewaySkills } from './gateway-skills.js';
 import { GatewayTaskIds } from './gateway-task-ids.js';
-import { GatewayTasks } from './gateway-tasks.js';
+import { GatewayTaskList } from './gateway-task-list.js';
+import { GatewayTasks, type TaskIssuing } from './gateway-tasks.js';
 import type { GatewayWebhookOptions } from './gateway-webhooks.js';
 import { createMissingToolHint } from './missing-tool-hint.js';
 import { relayingExecute } from './relay-tool-call.js';
@@ -139,6 +142,15 @@ export interface GatewayOptions {
    * @default on, subscriptions kept in this process
    */
   webhooks?: GatewayWebhookOptions | false;
+  /**
+   * The cluster state the replicas share (the one given to `serve`): the owners of relayed 2025
+   * tasks are kept in its `taskOwners`, so a client's `tasks/list` through any replica lists the
+   * tasks it started through any other; webhook subscriptions too, unless `webhooks.cluster` names
+   * another state. @default kept in this process
+   */
+  cluster?: ClusterState;
+  /** Tasks per page of a 2025 client's `tasks/list`. @default 50 */
+  taskListPageSize?: number;
   /** Where the gateway logs. @default silentLogger */
   logger?: Logger;
   /** Put stack traces of failing tools into results. @default false */
@@ -181,6 +193,23 @@ function requestStateKeys(
   return options?.key !== undefined ? [options.key] : undefined;
 }
 
+/** The `tasks/list` page size: a positive integer. */
+function taskListPageSizeOf(size: number | undefined): number {
+  if (size === undefined) return 50;
+  if (Number.isInteger(size) && size > 0) return size;
+  throw new ServerError({
+    code: ServerErrorCode.ConfigInvalid,
+    message: `createGateway: taskListPageSize must be a positive whole number of tasks per tasks/list page (got ${String(size)}).`,
+  });
+}
+
+/** The webhook options, in the gateway's shared `cluster` unless they name their own. */
+function webhookOptionsOf(options: GatewayOptions): GatewayWebhookOptions | false | undefined {
+  const { webhooks, cluster } = options;
+  if (webhooks === false || cluster === undefined || webhooks?.cluster !== undefined) return webhooks;
+  return { ...webhooks, cluster };
+}
+
 /**
  * The server behind {@link createGateway}: a `createMcpServer` over the registry of served tools,
  * with the upstream set beside it (its status in `/health`, its changes mirrored), closed together.
@@ -195,15 +224,19 @@ function createGatewayServer(
   apps: GatewayApps,
 ): Gateway {
   const logger = options.logger ?? silentLogger;
+  const webhooks = webhookOptionsOf(options);
   const events =
     (options.upstreamEvents ?? true)
-      ? new GatewayEvents({
-          source: clients,
-          logger,
-          ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
-        })
+      ? new GatewayEvents({ source: clients, logger, ...(webhooks !== undefined ? { webhooks } : {}) })
       : undefined;
-  const taskIds = new GatewayTaskIds(requestStateKeys(options.requestState));
+  const taskIssuing: TaskIssuing = {
+    ids: new GatewayTaskIds(requestStateKeys(options.requestState)),
+    list: new GatewayTaskList({
+      index: options.cluster?.taskOwners ?? createMemoryTaskOwnerIndex(),
+      pageSize: taskListPageSizeOf(options.taskListPageSize),
+      logger,
+    }),
+  };
   const upstreamSkills =
     (options.upstreamSkills ?? true)
       ? [
@@ -223,7 +256,7 @@ function createGatewayServer(
       const tool = apps.appCallTarget(name);
       return tool === undefined
         ? undefined
-        : { ...tool, ...apps.served(tool), execute: relayingExecute(tool, clients, logger, taskIds) };
+        : { ...tool, ...apps.served(tool), execute: relayingExecute(tool, clients, logger, taskIssuing) };
     },
     name: options.name ?? 'switchboard-gateway',
     version: options.version ?? '1.0.0',
@@ -239,14 +272,14 @@ function createGatewayServer(
     ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
     ...(options.skills !== undefined ? { skills: options.skills } : {}),
     skillProviders: upstreamSkills,
-    taskRelay: new GatewayTasks(clients, taskIds),
+    taskRelay: new GatewayTasks(clients, taskIssuing),
     ...(events !== undefined ? { events } : {}),
     ...((options.resources ?? true) ? { resourceProviders: [catalog] } : {}),
     ...((options.prompts ?? true) ? { promptProviders: [catalog] } : {}),
   });
   const stops: Array<() => void> = [];
   server.health = () => ({ upstreams: clients.status(), metrics: clients.metrics() });
-  stops.push(mirrorUpstreamTools(server, clients, options, served, apps, taskIds));
+  stops.push(mirrorUpstreamTools(server, clients, options, served, apps, taskIssuing));
   stops.push(() => apps.stop());
   // Upstreams that reconnect, crash or are removed change their tools: look at the upstream set then.
   stops.push(clients.registry.subscribe(() => catalog.sync()));
@@ -273,13 +306,13 @@ function mirrorUpstreamTools(
   options: GatewayOptions,
   served: ToolRegistry,
   apps: GatewayApps,
-  taskIds: GatewayTaskIds,
+  taskIssuing: TaskIssuing,
 ): () => void {
   const upstream = clients.registry;
   const exposed = new Map<string, RegisteredTool>();
   const expose = (tool: RegisteredTool) => {
     served.register({
-      ...republishTool(tool, relayingExecute(tool, clients, server.logger, taskIds)),
+      ...republishTool(tool, relayingExecute(tool, clients, server.logger, taskIssuing)),
       ...apps.served(tool),
     });
     exposed.set(tool.name, tool);

@@ -18,11 +18,11 @@ import {
 import { forwardProgress } from './forward-progress.js';
 import type { GatewayUpstreamClient } from './gateway-catalog.js';
 import type { GatewayClients } from './gateway-clients.js';
-import type { GatewayTaskIds } from './gateway-task-ids.js';
 import {
   acceptsTasks,
   asksLegacyTask,
   relayedStart,
+  type TaskIssuing,
   type TasksClientPart,
   taskOwnerOf,
 } from './gateway-tasks.js';
@@ -78,7 +78,7 @@ export function relayingExecute(
   tool: RegisteredTool,
   clients: GatewayClients,
   logger: Logger,
-  taskIds: GatewayTaskIds,
+  taskIssuing: TaskIssuing,
 ): NonNullable<RegisteredTool['execute']> {
   const relayed: RelayedTool = { server: tool.server, tool: tool.originalName };
   return async (args, options) => {
@@ -101,8 +101,8 @@ export function relayingExecute(
           | (GatewayUpstreamClient & TasksClientPart)
           | undefined;
         if (upstream?.startTool !== undefined)
-          return relayedStart(
-            taskIds,
+          return await relayedStart(
+            taskIssuing,
             tool.server,
             await upstream.startTool(tool.originalName, args, callOptions),
             taskOwnerOf(context),

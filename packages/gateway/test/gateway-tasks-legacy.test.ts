@@ -55,9 +55,13 @@ async function sessionClient(name: string): Promise<Client> {
   return client;
 }
 
-test('declares 2025-11-25 task support for tools/call (no list: the gateway holds no tasks)', async () => {
+test("declares 2025-11-25 task support for tools/call, and tasks/list of the caller's own tasks", async () => {
   const client = await sessionClient('capabilities');
-  expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+  expect(client.getServerCapabilities()?.tasks).toEqual({
+    list: {},
+    cancel: {},
+    requests: { tools: { call: {} } },
+  });
 });
 
 test('a task-augmented call gets the upstream task, polled and read through tasks/get and tasks/result', async () => {

@@ -49,6 +49,8 @@ export { anonymousPrincipal, principalOf } from './cluster/principal.js';
 export { isReplicaId } from './cluster/replica-id.js';
 export type { SealedSessionState, SessionSealer, SessionSealerOptions } from './cluster/session-sealer.js';
 export { createSessionSealer } from './cluster/session-sealer.js';
+export type { TaskOwnerEntry, TaskOwnerIndex } from './cluster/task-owner-index.js';
+export { createMemoryTaskOwnerIndex } from './cluster/task-owner-index.js';
 export type {
   StoredWebhookSubscription,
   WebhookSubscriptionStore,

@@ -35,6 +35,29 @@ for (const [name, make] of implementations) {
     const state = make();
     created.push(state);
 
+    test('task owners: per owner, ordered by expiry then id, the later expiry kept, forgotten, expired ones gone', async () => {
+      const index = state.taskOwners ?? expect.fail('the built-in states have a task owner index');
+      const owner = `o_${randomBytes(6).toString('hex')}`;
+      const later = Date.now() + 60_000;
+      await index.recordTask(owner, 'b', later);
+      await index.recordTask(owner, 'a', later);
+      await index.recordTask(owner, 'c', later - 1000);
+      // Recorded again with an earlier expiry: the later one holds.
+      await index.recordTask(owner, 'b', later - 5000);
+      await index.recordTask(`${owner}-other`, 'x', later);
+      expect(await index.tasksOf(owner)).toEqual([
+        { taskId: 'c', expiresAt: later - 1000 },
+        { taskId: 'a', expiresAt: later },
+        { taskId: 'b', expiresAt: later },
+      ]);
+      await index.forgetTask(owner, 'a');
+      // Ended already: never listed.
+      await index.recordTask(owner, 'd', Date.now() - 1);
+      expect((await index.tasksOf(owner)).map((entry) => entry.taskId)).toEqual(['c', 'b']);
+      expect((await index.tasksOf(`${owner}-other`)).map((entry) => entry.taskId)).toEqual(['x']);
+      expect(await index.tasksOf(`${owner}-nobody`)).toEqual([]);
+    });
+
     test('webhook subscriptions: refresh keeps the cursor, one lease holder, cursor by compare-and-set, expiry', async () => {
       const store = webhookStoreOf(state, 'test');
       const id = `sub_${randomBytes(6).toString('hex')}`;
@@ -294,9 +317,10 @@ describe('the root entry', () => {
       }
     };
     walk(root);
-    // The webhook store's Redis half is reached only through the Redis state.
+    // The webhook store's and task owner index's Redis halves are reached only through the Redis state.
     expect(importers.sort()).toEqual([
       'cluster/redis-cluster-state.ts',
+      'cluster/redis-task-owner-index.ts',
       'cluster/redis-webhook-store.ts',
       'redis.ts',
     ]);

@@ -164,6 +164,8 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
   const gateway = await createGateway({
     ...(replica.requestState ? { requestState: replica.requestState } : {}),
     webhooks: webhookOptionsOf(values['allow-local-webhooks'] === true, replica),
+    // With --redis, a 2025 client's tasks/list through any replica lists the tasks it started through any.
+    ...(replica.cluster !== undefined ? { cluster: replica.cluster } : {}),
     clients: connection,
     ...(selector ? { selector } : {}),
     ...(skills !== undefined ? { skills: { directory: skills } } : {}),

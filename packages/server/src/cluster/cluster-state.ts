@@ -10,6 +10,7 @@
  * each part of the server asks only for what it uses (the rate limit for `CallCounters`, …).
  */
 import type { JSONRPCMessage, JSONRPCResponse, ServerEvent } from '@modelcontextprotocol/server';
+import type { TaskOwnerIndex } from './task-owner-index.js';
 import type { WebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** One stored event of a stream's log; `end` marks that the stream's requests are all answered. */
@@ -170,4 +171,9 @@ export interface ClusterState
    * webhooks is a clear `CONFIG_INVALID`. @default none (the built-in states have one)
    */
   readonly webhookSubscriptions?: WebhookSubscriptionStore;
+  /**
+   * Which relayed tasks belong to which downstream owner (a gateway's 2025-11-25 `tasks/list`,
+   * from any replica). Optional like `webhookSubscriptions`. @default none (the built-in states have one)
+   */
+  readonly taskOwners?: TaskOwnerIndex;
 }

@@ -12,6 +12,7 @@ import type {
   ForwardedRequestHandler,
   ForwardedResponse,
 } from './cluster-state.js';
+import { createMemoryTaskOwnerIndex } from './task-owner-index.js';
 import { createMemoryWebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** Options of {@link createMemoryClusterState}. */
@@ -46,6 +47,7 @@ export function createMemoryClusterState(options: MemoryClusterStateOptions = {}
     shared: false,
     operations: 0,
     webhookSubscriptions: createMemoryWebhookSubscriptionStore(),
+    taskOwners: createMemoryTaskOwnerIndex(),
     async ready() {
       return true;
     },

@@ -22,8 +22,10 @@ import type {
   SubscriptionChange,
 } from './cluster-state.js';
 import { isRelayMessage, RedisRelay } from './redis-relay.js';
+import { createRedisTaskOwnerIndex } from './redis-task-owner-index.js';
 import { createRedisWebhookStore } from './redis-webhook-store.js';
 import { checkReplicaId } from './replica-id.js';
+import type { TaskOwnerIndex } from './task-owner-index.js';
 import type { WebhookSubscriptionStore } from './webhook-subscription-store.js';
 
 /** Options of {@link createRedisClusterState}. */
@@ -46,6 +48,8 @@ export interface RedisClusterState extends ClusterState {
   readonly location: string;
   /** The webhook subscriptions, shared through Redis. */
   readonly webhookSubscriptions: WebhookSubscriptionStore;
+  /** The relayed tasks' owners, shared through Redis. */
+  readonly taskOwners: TaskOwnerIndex;
 }
 
 /** A stream tail with nothing new for this long gives up (the replica running it is gone). */
@@ -83,6 +87,7 @@ class RedisState implements RedisClusterState {
   readonly location: string;
   operations = 0;
   readonly webhookSubscriptions: WebhookSubscriptionStore;
+  readonly taskOwners: TaskOwnerIndex;
   readonly #url: string;
   readonly #prefix: string;
   readonly #logger: Logger;
@@ -144,6 +149,11 @@ class RedisState implements RedisClusterState {
       connection.on('close', () => this.#noteDown(new Error('connection closed')));
     }
     this.webhookSubscriptions = createRedisWebhookStore({
+      commands: this.#commands,
+      prefix: this.#prefix,
+      run: (command) => this.#run(command),
+    });
+    this.taskOwners = createRedisTaskOwnerIndex({
       commands: this.#commands,
       prefix: this.#prefix,
       run: (command) => this.#run(command),

@@ -16,7 +16,7 @@ import {
   unsubscribeResource,
 } from './handlers/resources-handlers.js';
 import { listen } from './handlers/subscriptions-handlers.js';
-import { cancelTask, getTask, getTaskResult, updateTask } from './handlers/tasks-handlers.js';
+import { cancelTask, getTask, getTaskResult, listTasks, updateTask } from './handlers/tasks-handlers.js';
 import { callTool, listTools } from './handlers/tools-handlers.js';
 import type { ServerScope } from './server-scope.js';
 
@@ -62,4 +62,5 @@ export const methodTable: ReadonlyMap<string, MethodRoute> = new Map<string, Met
   ['tasks/update', { ...modernOnly, handle: updateTask }],
   ['tasks/cancel', { ...both, handle: cancelTask }],
   ['tasks/result', { ...legacyOnly, handle: getTaskResult }],
+  ['tasks/list', { ...legacyOnly, handle: listTasks }],
 ]);

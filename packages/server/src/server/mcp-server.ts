@@ -396,10 +396,14 @@ export class DefaultMcpServer implements McpServer, ServerScope {
       };
     }
     if (this.promptProviders.length > 0) capabilities.prompts = { listChanged: true };
-    // 2025-11-25 tasks only through a relay that answers them (a gateway's upstream tasks); no
-    // `list`: a relay holds no per-task state to list from.
+    // 2025-11-25 tasks only through a relay that answers them (a gateway's upstream tasks), with
+    // `list` when the relay can tell whose each task is.
     if (era === 'legacy' && this.taskRelay?.legacyTasks === true) {
-      (capabilities as { tasks?: object }).tasks = { cancel: {}, requests: { tools: { call: {} } } };
+      (capabilities as { tasks?: object }).tasks = {
+        ...(this.taskRelay.list !== undefined ? { list: {} } : {}),
+        cancel: {},
+        requests: { tools: { call: {} } },
+      };
     }
     const extensions: Record<string, object> = {};
     if (era === 'modern') extensions[tasksExtensionId] = {};

@@ -4,7 +4,8 @@
  * `tasks/get`, `tasks/update` and `tasks/cancel` for such ids by asking the upstream. The server
  * asks the relay only for an id its own store does not hold. A relay with `legacyTasks` also
  * answers the 2025-11-25 task methods (`tasks/get`, `tasks/result`, `tasks/cancel`, in that
- * revision's shapes) for 2025 clients, which then see the `tasks` capability.
+ * revision's shapes) for 2025 clients, which then see the `tasks` capability; one that also has
+ * `list` answers their `tasks/list` (the capability then says `list`).
  */
 import type { Result } from '@modelcontextprotocol/server';
 import type { ProviderContext } from '../catalog/content-provider.js';
@@ -31,4 +32,9 @@ export interface TaskRelay {
     params: Record<string, unknown> & { taskId: string },
     context: ProviderContext,
   ): Promise<Result | undefined>;
+  /**
+   * Answers a 2025 client's `tasks/list` (with `legacyTasks`): the caller's own tasks, a page from
+   * `params.cursor` (`{ tasks, nextCursor? }`). @default none (the method is not served)
+   */
+  list?(params: Record<string, unknown> & { cursor?: string }, context: ProviderContext): Promise<Result>;
 }

@@ -135,6 +135,25 @@ export function getTask(request: InboundRequest, scope: ServerScope): Promise<Re
   return answerTask(request, scope, (task) => task.detailed() as unknown as Result);
 }
 
+/** `tasks/list` (2025-11-25): the caller's relayed tasks, through a task relay that lists them. */
+export async function listTasks(request: InboundRequest, scope: ServerScope): Promise<Result> {
+  const relay = scope.taskRelay;
+  if (relay?.legacyTasks !== true || relay.list === undefined) {
+    throw new ServerError({
+      code: ServerErrorCode.MethodNotFound,
+      message: `Method not found: "tasks/list" (this server lists only the tasks it relays, and its task relay lists none).`,
+      context: { method: request.method },
+    });
+  }
+  const cursor = request.params?.cursor;
+  if (cursor !== undefined && typeof cursor !== 'string')
+    throw invalidParams('tasks/list', 'cursor: expected the nextCursor of an earlier page, as a string');
+  return relay.list(
+    { ...request.params, ...(cursor !== undefined ? { cursor } : {}) },
+    providerContext(request),
+  );
+}
+
 /** `tasks/result` (2025-11-25): the relayed task's result, once it ended. */
 export function getTaskResult(request: InboundRequest, scope: ServerScope): Promise<Result> {
   return answerLegacyTask(request, scope);
