@@ -12,12 +12,7 @@ import {
   type GatewayWebhookOptions,
   gatewayConnectOptions,
 } from '@switchboard/gateway';
-import {
-  type ApprovalPrompt,
-  approvalPrompts,
-  type ClusterState,
-  serve as serveMcp,
-} from '@switchboard/server';
+import { type ApprovalPrompt, approvalPrompts, serve as serveMcp } from '@switchboard/server';
 import { createToolSelector } from '@switchboard/tool-selection';
 import type { CommandContext } from '../cli-command.js';
 import { cliEmbedder, cliVectorIndex } from '../cli-embedder.js';
@@ -85,18 +80,15 @@ function servingLine(
 }
 
 /**
- * Where the gateway keeps webhook subscriptions and where they may post. In the shared state with
- * `--redis`: one made through any replica is delivered by whichever replica holds its lease, and
- * outlives the replica it was made on. `--allow-local-webhooks` lifts the default callback policy
- * (https, public addresses) for a developer's local receiver.
+ * Where the gateway's webhook subscriptions may post. `--allow-local-webhooks` lifts the default
+ * callback policy (https, public addresses) for a developer's local receiver. (The subscriptions
+ * themselves live in the gateway's `cluster`: Redis with `--redis`, so one made through any
+ * replica is delivered by whichever replica holds its lease, and outlives the one it was made on.)
  */
-function webhookOptionsOf(allowLocal: boolean, replica: { cluster?: ClusterState }): GatewayWebhookOptions {
-  return {
-    ...(replica.cluster !== undefined ? { cluster: replica.cluster } : {}),
-    ...(allowLocal
-      ? { allowCallback: (url: URL) => url.protocol === 'https:' || url.protocol === 'http:' }
-      : {}),
-  };
+function webhookOptionsOf(allowLocal: boolean): GatewayWebhookOptions {
+  return allowLocal
+    ? { allowCallback: (url: URL) => url.protocol === 'https:' || url.protocol === 'http:' }
+    : {};
 }
 
 /** Runs `switchboard serve` (its flags and help: `serveCommandSpec`). */
@@ -163,7 +155,7 @@ export async function runServeCommand(context: CommandContext): Promise<number> 
   );
   const gateway = await createGateway({
     ...(replica.requestState ? { requestState: replica.requestState } : {}),
-    webhooks: webhookOptionsOf(values['allow-local-webhooks'] === true, replica),
+    webhooks: webhookOptionsOf(values['allow-local-webhooks'] === true),
     // With --redis, a 2025 client's tasks/list through any replica lists the tasks it started through any.
     ...(replica.cluster !== undefined ? { cluster: replica.cluster } : {}),
     clients: connection,
