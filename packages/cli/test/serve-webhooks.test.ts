@@ -5,7 +5,7 @@
  * finds it and ends it. `--allow-local-webhooks` is what lets a local `http://` receiver subscribe;
  * without it the callback is refused with a message naming the policy.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -19,11 +19,11 @@ import {
 } from '@switchboard/client';
 import { createToolName } from '@switchboard/core';
 import { createEventHub, createMcpServer, type ServeHandle, serve } from '@switchboard/server';
-import { createEventLog, readLines } from '@switchboard/test-helpers';
+import { createEventLog } from '@switchboard/test-helpers';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSandbox } from './run-cli-helper.js';
+import { startServeProcess } from './serve-process.js';
 
-const bin = join(import.meta.dirname, '..', 'dist', 'bin.js');
 const redisUrl = process.env.SWITCHBOARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `switchboard-test-cli-webhooks-${randomBytes(4).toString('hex')}:`;
 const token = `cli-webhooks-${randomBytes(12).toString('hex')}`;
@@ -88,33 +88,12 @@ afterAll(async () => {
 
 /** Starts `switchboard serve --http` with `flags`; resolves with a client of it once it serves. */
 async function replica(id: string, flags: string[]): Promise<McpClient> {
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      'serve',
-      '--http',
-      '--port',
-      '0',
-      '--token',
-      token,
-      '--replica-id',
-      id,
-      ...flags,
-      '--config',
-      configFile,
-    ],
-    { env: { ...sandbox.env, SWITCHBOARD_STORE: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  const { url } = await startServeProcess(
+    `replica ${id}`,
+    ['--token', token, '--replica-id', id, ...flags, '--config', configFile],
+    { ...sandbox.env, SWITCHBOARD_STORE: 'off' },
+    children,
   );
-  children.push(child);
-  const line = await readLines(child.stderr!, `replica ${id}'s stderr`).find(
-    (text) => / on http:\/\//.test(text),
-    {
-      timeoutMs: 30_000,
-      what: `replica ${id} to serve`,
-    },
-  );
-  const url = / on (http:\/\/\S+)/.exec(line)?.[1] as string;
   const client = await createMcpClient(`gateway-${id}`, {
     url,
     headers: { authorization: `Bearer ${token}` },
