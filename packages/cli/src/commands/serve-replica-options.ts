@@ -31,7 +31,7 @@ export interface ReplicaSetup {
   requestState?: RequestStateOptions;
   /** Where the shared state lives (for the start-up line; no credentials). */
   sharedStateLocation?: string;
-  /** The shared state itself (`--redis`): the gateway keeps its webhook subscriptions there too. */
+  /** The shared state itself (`--redis`): the gateway keeps its webhook subscriptions and task owners there too. */
   cluster?: ClusterState;
   close(): Promise<void>;
 }
