@@ -17,5 +17,12 @@ it("the tracing example records the connect's tools/list and a tools/call span, 
     .replace(npxServerEverything, localServerEverything());
   expect(runnable).not.toContain('npx');
   const lines = await runSnippet(runnable, { nextTo: import.meta.url });
-  expect(lines).toEqual(['tools/list, trust review everything, tools/call echo', 'tools/call pipe']);
+  // server-everything registers more tools once initialized and announces them with list_changed;
+  // when that lands while the connect's listing is in flight, the client lists again (the first
+  // answer may predate them), so a second `tools/list` span may come before the call.
+  const [spanNames, ...rest] = lines;
+  expect(spanNames?.replace(', tools/list, tools/call', ', tools/call')).toBe(
+    'tools/list, trust review everything, tools/call echo',
+  );
+  expect(rest).toEqual(['tools/call pipe']);
 }, 30_000);
