@@ -17,7 +17,9 @@
  * - full stack, 2026-07-28: @switchboard/client → our server vs the SDK v2 client pinned to
  *   2026-07-28 → the SDK v2 `createMcpHandler` server.
  * ratio = our best p50 / reference p50 (lower is better); http.floorRatio = floor p50 / reference p50;
- * overFloor = ours p50 / floor p50 (how far above what `node:http` itself costs).
+ * overFloor = ours over the floor (how far above what `node:http` itself costs), paired by round:
+ * the median of each round's p50 ratio, and `…Cpu` the same for the server process's own CPU per
+ * call (read from Linux's scheduler statistics between rounds; see `process-cpu.ts`).
  *
  * `BENCH_BASE=<another checkout's packages/server, built>` adds a `base` row (its stateless echo
  * server) to both HTTP tables, measured in the same rounds: before and after in one run.
@@ -36,7 +38,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMcpClient } from '@switchboard/client';
 import { freePort, serverScript } from '@switchboard/test-helpers';
 import { createHttpPoster } from './http-poster.js';
-import { measureRounds, type Runner, round2, type Stats } from './measure-rounds.js';
+import {
+  measureRounds,
+  pairedCpuRatio,
+  pairedRatio,
+  type Runner,
+  round2,
+  type Stats,
+} from './measure-rounds.js';
 import { waitForHttp } from './wait-for-http.js';
 
 const json = process.argv.includes('--json');
@@ -47,8 +56,8 @@ const callsPerRound = Number(process.env.BENCH_CALLS ?? 50);
 // Enough warm-up calls for every runner to reach its optimised steady state: after 300, V8 was
 // still compiling in the measured rounds (p95 three to six times higher in every row, reference included).
 const warmup = Number(process.env.BENCH_WARMUP ?? 2000);
-const measure = (runners: Record<string, Runner>) =>
-  measureRounds(runners, { rounds, callsPerRound, warmup });
+const measure = (runners: Record<string, Runner>, serverPids: Record<string, number | undefined> = {}) =>
+  measureRounds(runners, { rounds, callsPerRound, warmup, serverPids });
 const everything = serverScript('server-everything');
 const ourServer = fileURLToPath(new URL('./echo-server.ts', import.meta.url));
 const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
@@ -141,12 +150,14 @@ try {
     await freePort(),
     await freePort(),
   ];
-  start([everything, 'streamableHttp'], { PORT: String(referencePort) });
-  start(['--import', 'tsx', ourServer, 'stateless', String(statelessPort)]);
-  start(['--import', 'tsx', ourServer, 'session', String(sessionPort)]);
-  start(['--import', 'tsx', floorServer, String(floorPort)]);
-  if (baseDir !== undefined)
-    start(['--import', 'tsx', `${baseDir}/bench/echo-server.ts`, 'stateless', String(basePort)]);
+  const referenceChild = start([everything, 'streamableHttp'], { PORT: String(referencePort) });
+  const statelessChild = start(['--import', 'tsx', ourServer, 'stateless', String(statelessPort)]);
+  const sessionChild = start(['--import', 'tsx', ourServer, 'session', String(sessionPort)]);
+  const floorChild = start(['--import', 'tsx', floorServer, String(floorPort)]);
+  const baseChild =
+    baseDir !== undefined
+      ? start(['--import', 'tsx', `${baseDir}/bench/echo-server.ts`, 'stateless', String(basePort)])
+      : undefined;
   const baseUrl = baseDir !== undefined ? `http://127.0.0.1:${basePort}/mcp` : undefined;
   const referenceUrl = `http://127.0.0.1:${referencePort}/mcp`;
   const statelessUrl = `http://127.0.0.1:${statelessPort}/mcp`;
@@ -167,13 +178,22 @@ try {
   await reference.initialize();
   await session.initialize();
   log(`http: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
-  const http = await measure({
-    reference: reference.echo,
-    stateless: stateless.echo,
-    session: session.echo,
-    ...(base !== undefined ? { base: base.echo } : {}),
-    floor: floor.echo,
-  });
+  const http = await measure(
+    {
+      reference: reference.echo,
+      stateless: stateless.echo,
+      session: session.echo,
+      ...(base !== undefined ? { base: base.echo } : {}),
+      floor: floor.echo,
+    },
+    {
+      reference: referenceChild.pid,
+      stateless: statelessChild.pid,
+      session: sessionChild.pid,
+      base: baseChild?.pid,
+      floor: floorChild.pid,
+    },
+  );
   for (const poster of [reference, stateless, session, floor, base]) poster?.close();
   const referenceP50 = (http.reference as Stats).p50Us;
   const httpRatio = round2(
@@ -184,8 +204,8 @@ try {
 
   // HTTP, 2026-07-28: our stateless server vs the SDK v2 handler, the same client, the same floor.
   const [sdkV2Port, minimalPort] = [await freePort(), await freePort()];
-  start(['--import', 'tsx', sdkV2Server, String(sdkV2Port)]);
-  start(['--import', 'tsx', minimalModernServer, String(minimalPort)]);
+  const sdkV2Child = start(['--import', 'tsx', sdkV2Server, String(sdkV2Port)]);
+  const minimalChild = start(['--import', 'tsx', minimalModernServer, String(minimalPort)]);
   const sdkV2Url = `http://127.0.0.1:${sdkV2Port}/mcp`;
   const minimalUrl = `http://127.0.0.1:${minimalPort}/mcp`;
   await Promise.all([waitForHttp(sdkV2Url), waitForHttp(minimalUrl)]);
@@ -195,13 +215,22 @@ try {
   const modernMinimal = createHttpPoster(minimalUrl, 'modern');
   const modernBase = baseUrl !== undefined ? createHttpPoster(baseUrl, 'modern') : undefined;
   log(`http 2026-07-28: ${rounds} rounds x ${callsPerRound} echo calls after ${warmup} warm-up calls each`);
-  const modern = await measure({
-    reference: modernReference.echo,
-    switchboard: modernOurs.echo,
-    ...(modernBase !== undefined ? { base: modernBase.echo } : {}),
-    floor: modernFloor.echo,
-    minimal: modernMinimal.echo,
-  });
+  const modern = await measure(
+    {
+      reference: modernReference.echo,
+      switchboard: modernOurs.echo,
+      ...(modernBase !== undefined ? { base: modernBase.echo } : {}),
+      floor: modernFloor.echo,
+      minimal: modernMinimal.echo,
+    },
+    {
+      reference: sdkV2Child.pid,
+      switchboard: statelessChild.pid,
+      base: baseChild?.pid,
+      floor: floorChild.pid,
+      minimal: minimalChild.pid,
+    },
+  );
   for (const poster of [modernReference, modernOurs, modernFloor, modernMinimal, modernBase]) poster?.close();
   const modernRatio = round2((modern.switchboard as Stats).p50Us / (modern.reference as Stats).p50Us);
   const modernFloorRatio = round2((modern.floor as Stats).p50Us / (modern.reference as Stats).p50Us);
@@ -322,23 +351,32 @@ try {
 }
 process.exit(0);
 
-/** p50 of each named row over the floor's p50 (rows that ran). */
+/** Each named row over the floor, paired by round (rows that ran): latency, and server CPU per call. */
 function overFloorOf(stats: Record<string, Stats>, names: string[]): Record<string, number> {
-  const floorP50 = (stats.floor as Stats).p50Us;
+  const floor = stats.floor as Stats;
   const ratios: Record<string, number> = {};
   for (const name of names) {
     const row = stats[name];
-    if (row !== undefined) ratios[name] = round2(row.p50Us / floorP50);
+    if (row === undefined) continue;
+    ratios[name] = pairedRatio(row, floor);
+    const cpu = pairedCpuRatio(row, floor);
+    if (cpu !== undefined) ratios[`${name}Cpu`] = cpu;
   }
   return ratios;
 }
 
 function row(name: string, stats: Stats | undefined): string {
-  return `  ${name.padEnd(12)} p50 ${String(stats?.p50Us).padStart(6)} µs   p95 ${String(stats?.p95Us).padStart(6)} µs`;
+  const cpu =
+    stats?.cpuUsPerCall !== undefined
+      ? `   server CPU/call ${String(stats.cpuUsPerCall).padStart(6)} µs`
+      : '';
+  return `  ${name.padEnd(12)} p50 ${String(stats?.p50Us).padStart(6)} µs   p95 ${String(stats?.p95Us).padStart(6)} µs${cpu}`;
 }
 
 function overFloorLine(ratios: Record<string, number>): string {
-  return `  over the floor (p50 / floor p50): ${Object.entries(ratios)
+  return `  over the floor (median of each round's p50 ratio; …Cpu: server CPU per call): ${Object.entries(
+    ratios,
+  )
     .map(([name, ratio]) => `${name} ${ratio}`)
     .join(', ')}   target ≤ 1.10`;
 }
