@@ -33,7 +33,7 @@ import {
 import { type RunEvent, SuspendableRun } from '../tools/suspendable-run.js';
 import type { SuspendedCall } from '../tools/suspended-calls.js';
 import { isPromiseLike, toCallToolResult, toErrorResult } from '../tools/to-call-tool-result.js';
-import { createToolContext, type ToolCallContext, type ToolContextScope } from '../tools/tool-context.js';
+import { ToolContextHandle, type ToolContextScope } from '../tools/tool-context.js';
 import { ToolExecuteOptions } from '../tools/tool-execute-options.js';
 import type { ServerScope } from './server-scope.js';
 
@@ -101,7 +101,7 @@ export class ToolInvocation {
     if (round?.inputResponses !== undefined) scope.inputResponses = round.inputResponses;
     if (round?.requestState !== undefined) scope.requestState = round.requestState;
     if (escalation !== undefined) scope.continueAsTask = escalation.continueAsTask;
-    const context = createToolContext(scope);
+    const context = new ToolContextHandle(scope);
     let value: unknown;
     try {
       value = this.#execute(context);
@@ -206,7 +206,7 @@ export class ToolInvocation {
   }
 
   /** Runs the tool, first asking for a person's yes where its policy says `ask`. */
-  #execute(context: ToolCallContext): unknown {
+  #execute(context: ToolContextHandle): unknown {
     const need = this.#tool.approval;
     const prompt = this.#scope.approvalPrompt;
     if (need === undefined || this.#approved || prompt === 'hide') return this.#executeTool(context);
@@ -216,7 +216,7 @@ export class ToolInvocation {
       server: registered.server,
       originalName: registered.originalName,
     };
-    return askForApproval(prompt, context, subject, need, this.#args).then((refused) => {
+    return askForApproval(prompt, context.context, subject, need, this.#args).then((refused) => {
       if (refused !== undefined) return refused;
       // The legacy shim runs a multi-round tool again with each answer: one yes covers the call.
       this.#approved = true;
@@ -224,12 +224,12 @@ export class ToolInvocation {
     });
   }
 
-  #executeTool(context: ToolCallContext): unknown {
+  #executeTool(context: ToolContextHandle): unknown {
     const { local, registered } = this.#tool;
     if (local !== undefined) {
       return local.execute(
         local.parse ? (local.parse(this.#args) as Record<string, unknown>) : this.#args,
-        context,
+        context.forTool(local.execute),
       );
     }
     if (registered.execute === undefined) {
@@ -237,11 +237,11 @@ export class ToolInvocation {
     }
     return registered.execute(
       this.#args,
-      new ToolExecuteOptions(this.#request.abort, context, this.#request.traceContext),
+      new ToolExecuteOptions(this.#request.abort, context.context, this.#request.traceContext),
     );
   }
 
-  async #onEvent(event: RunEvent, run: SuspendableRun, context: ToolCallContext): Promise<Result> {
+  async #onEvent(event: RunEvent, run: SuspendableRun, context: ToolContextHandle): Promise<Result> {
     // This round's stream ends with its answer: progress and logs have nowhere to go after it
     // (until a retry resumes a parked run).
     context.follow(undefined);
@@ -279,7 +279,7 @@ export class ToolInvocation {
 
   /** A round of the legacy shim: the tool again with the client's answers, its raw result. */
   #rerun(round: RoundInput): CallToolResult | Promise<CallToolResult> {
-    const context = createToolContext({ request: this.#request, inputs: this.#legacyInputs(), ...round });
+    const context = new ToolContextHandle({ request: this.#request, inputs: this.#legacyInputs(), ...round });
     const toResult = (settled: unknown) => toCallToolResult(settled as ToolReturnValue, this.#structured);
     let value: unknown;
     try {

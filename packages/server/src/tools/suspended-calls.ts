@@ -8,14 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAbort } from '../cancellation/call-abort.js';
 import type { SuspendableRun } from './suspendable-run.js';
-import type { ToolCallContext } from './tool-context.js';
+import type { ToolContextHandle } from './tool-context.js';
 
 /** A parked run and what it belongs to. */
 export interface SuspendedCall {
   run: SuspendableRun;
   abort: CallAbort;
   /** The run's context: a retry points its progress and logs at its own stream. */
-  context: ToolCallContext;
+  context: ToolContextHandle;
   /** The method and target it was parked for (a retry must name the same). */
   method: string;
   target: string;
