@@ -78,6 +78,8 @@ interface Stats {
    * client itself costs, which a busy machine disturbs far less than the wall-clock percentiles.
    */
   cpuUs?: number;
+  /** Each round's p50 (sequential), in round order: what {@link pairedRatio} compares. */
+  roundP50Us?: number[];
 }
 
 function percentile(sorted: number[], quantile: number): number {
@@ -88,11 +90,35 @@ function percentile(sorted: number[], quantile: number): number {
 function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const cpu = cpuSpent.get(samples);
+  const roundP50Us = roundMedians.get(samples);
   return {
     p50Us: Math.round(percentile(sorted, 0.5)),
     p95Us: Math.round(percentile(sorted, 0.95)),
     ...(cpu === undefined || samples.length === 0 ? {} : { cpuUs: Math.round(cpu / samples.length) }),
+    ...(roundP50Us === undefined ? {} : { roundP50Us }),
   };
+}
+
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
+/** Each side's sequential p50 per round (the rounds run the sides back to back). */
+const roundMedians = new Map<number[], number[]>();
+
+/**
+ * `row` over `baseline`, paired by round: the median of each round's p50 ratio. The sides of a
+ * round run back to back, so a burst of load from elsewhere lands on both; the ratio of the two
+ * pooled p50s moved by more than the goal's margin between runs on this machine.
+ */
+function pairedRatio(row: Stats, baseline: Stats): number | undefined {
+  const rows = row.roundP50Us;
+  const baselines = baseline.roundP50Us;
+  if (rows === undefined || baselines === undefined || rows.length !== baselines.length) return undefined;
+  return Number(median(rows.map((p50, index) => p50 / (baselines[index] as number))).toFixed(3));
 }
 
 /** CPU microseconds this process spent per side (sequential blocks only). */
@@ -139,6 +165,8 @@ interface Sides {
   base?: Call;
   /** The raw SDK v1 client, sequential only. */
   v1?: Call;
+  /** The least a correct client does (`minimalModernSide`), sequential only. */
+  minimal?: Call;
 }
 
 interface ModeResult {
@@ -153,10 +181,11 @@ interface Measured {
   bare?: Stats;
   base?: Stats;
   v1?: Stats;
+  minimal?: Stats;
 }
 
-type ExtraSide = 'bare' | 'base' | 'v1';
-const extraSides: readonly ExtraSide[] = ['bare', 'base', 'v1'];
+type ExtraSide = 'bare' | 'base' | 'v1' | 'minimal';
+const extraSides: readonly ExtraSide[] = ['bare', 'base', 'v1', 'minimal'];
 
 async function measure(sides: Sides): Promise<Measured> {
   await sequential(sides.sdk, warmup, []);
@@ -169,7 +198,7 @@ async function measure(sides: Sides): Promise<Measured> {
     sequential: { sdk: [] as number[], switchboard: [] as number[] },
     concurrent: { sdk: [] as number[], switchboard: [] as number[] },
   };
-  const extraSamples: Record<ExtraSide, number[]> = { bare: [], base: [], v1: [] };
+  const extraSamples: Record<ExtraSide, number[]> = { bare: [], base: [], v1: [], minimal: [] };
   const sequentialSides: Array<[Call, number[]]> = [
     [sides.sdk, samples.sequential.sdk],
     [sides.switchboard, samples.sequential.switchboard],
@@ -184,6 +213,9 @@ async function measure(sides: Sides): Promise<Measured> {
     for (let turn = 0; turn < sequentialSides.length; turn++) {
       const [call, into] = sequentialSides[(round + turn) % sequentialSides.length] as [Call, number[]];
       await sequential(call, perRound, into);
+      const medians = roundMedians.get(into) ?? [];
+      medians.push(median(into.slice(-perRound)));
+      roundMedians.set(into, medians);
     }
     const order: Array<'sdk' | 'switchboard'> =
       round % 2 === 0 ? ['sdk', 'switchboard'] : ['switchboard', 'sdk'];
@@ -282,6 +314,59 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
     });
     response.resume();
   };
+  return { call: retryingStaleSocket(call), close: () => agent.destroy() };
+}
+
+/**
+ * The least a correct 2026-07-28 client does for a call, as a second floor beside the bare one:
+ * the bare POST (same headers, same envelope), then the answer parsed as JSON, its id matched to
+ * the request's, and its `result` taken (an `error` rejects). The bare client stops at finding
+ * `"result"` in the text, which no client can; `switchboard / minimal` is what Switchboard costs
+ * beyond what the protocol makes every client pay.
+ */
+function minimalModernSide(url: string): { call: Call; close: () => void } {
+  const agent = new http.Agent({ keepAlive: true });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'minimal', version: '0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  let nextId = 1;
+  const call: Call = () =>
+    new Promise<void>((resolve, reject) => {
+      const id = nextId++;
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: message, _meta: meta },
+      });
+      const request = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(body)),
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'echo',
+        },
+      });
+      request.once('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.once('end', () => {
+          const answer = JSON.parse(text) as { id?: unknown; result?: unknown; error?: unknown };
+          if (answer.id === id && answer.result !== undefined) resolve();
+          else reject(new Error(text));
+        });
+      });
+      request.once('error', reject).end(body);
+    });
   return { call: retryingStaleSocket(call), close: () => agent.destroy() };
 }
 
@@ -448,11 +533,13 @@ async function main(): Promise<void> {
       const switchboard = await switchboardSide(servers);
       const base = basePackage ? await switchboardSide(servers, basePackage) : undefined;
       const bare = bareModernSide(server.url);
+      const minimal = minimalModernSide(server.url);
       try {
         results.httpModern = await measure({
           sdk: sdk.call,
           switchboard: switchboard.call,
           bare: bare.call,
+          minimal: minimal.call,
           ...(base ? { base: base.call } : {}),
         });
       } finally {
@@ -460,6 +547,7 @@ async function main(): Promise<void> {
         await switchboard.connection.close();
         await base?.connection.close();
         bare.close();
+        minimal.close();
       }
     } finally {
       server.child.kill('SIGTERM');
@@ -482,6 +570,13 @@ async function main(): Promise<void> {
               bare: result.bare,
               bareRatio: Number((result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)),
               overBare: Number((result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)),
+              overBarePaired: pairedRatio(result.sequential.switchboard, result.bare),
+            }
+          : {}),
+        ...(result.minimal
+          ? {
+              minimal: result.minimal,
+              overMinimalPaired: pairedRatio(result.sequential.switchboard, result.minimal),
             }
           : {}),
         ...(result.base
@@ -521,8 +616,13 @@ async function main(): Promise<void> {
   for (const [transport, result] of Object.entries(results)) {
     if (!result.bare) continue;
     console.log(
-      `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}, switchboard / bare ${(result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)}`,
+      `${transport.padEnd(11)}bare        node:http POST, no JSON-RPC layer: p50 ${result.bare.p50Us} µs, p95 ${result.bare.p95Us} µs → bare / sdk ${(result.bare.p50Us / result.sequential.sdk.p50Us).toFixed(3)}, switchboard / bare ${(result.sequential.switchboard.p50Us / result.bare.p50Us).toFixed(3)} (paired by round: ${pairedRatio(result.sequential.switchboard, result.bare)})`,
     );
+    if (result.minimal) {
+      console.log(
+        `${transport.padEnd(11)}minimal     bare POST + JSON parse + id check: p50 ${result.minimal.p50Us} µs, p95 ${result.minimal.p95Us} µs, cpu ${result.minimal.cpuUs} µs → paired by round: switchboard / minimal ${pairedRatio(result.sequential.switchboard, result.minimal)}, minimal / bare ${pairedRatio(result.minimal, result.bare)}`,
+      );
+    }
   }
   for (const [transport, result] of Object.entries(results)) {
     const row = result.sequential;

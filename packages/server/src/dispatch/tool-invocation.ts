@@ -35,6 +35,7 @@ import type { SuspendedCall } from '../tools/suspended-calls.js';
 import { isPromiseLike, toCallToolResult, toErrorResult } from '../tools/to-call-tool-result.js';
 import { ToolContextHandle, type ToolContextScope } from '../tools/tool-context.js';
 import { ToolExecuteOptions } from '../tools/tool-execute-options.js';
+import { validatedArguments } from '../tools/validated-arguments.js';
 import type { ServerScope } from './server-scope.js';
 
 const isMissingCapability = (error: unknown): boolean =>
@@ -227,10 +228,7 @@ export class ToolInvocation {
   #executeTool(context: ToolContextHandle): unknown {
     const { local, registered } = this.#tool;
     if (local !== undefined) {
-      return local.execute(
-        local.parse ? (local.parse(this.#args) as Record<string, unknown>) : this.#args,
-        context.forTool(local.execute),
-      );
+      return local.execute(validatedArguments(local, this.#args), context.forTool(local.execute));
     }
     if (registered.execute === undefined) {
       throw new Error(`Tool "${registered.name}" is listed but cannot be run here (it has no execute).`);

@@ -59,10 +59,22 @@ const corsHeaders = {
 /** True when `pathname` is one of the card's locations (or the catalog) for this config. */
 export function isServerCardPath(pathname: string, config: HttpConfig): boolean {
   return (
-    pathname === `${config.path.replace(/\/+$/, '')}/server-card` ||
+    pathname === endpointCardPath(config) ||
     pathname === wellKnownServerCardPath ||
     pathname === mcpCatalogPath
   );
+}
+
+// The endpoint's card path, worked out once per server: every request asks.
+const endpointCardPaths = new WeakMap<HttpConfig, string>();
+
+function endpointCardPath(config: HttpConfig): string {
+  let path = endpointCardPaths.get(config);
+  if (path === undefined) {
+    path = `${config.path.replace(/\/+$/, '')}/server-card`;
+    endpointCardPaths.set(config, path);
+  }
+  return path;
 }
 
 /** Answers a GET of the card or the catalog (anything but GET or HEAD: 405). */

@@ -21,6 +21,7 @@ import { SwitchboardError } from '@switchboard/core';
 import { z } from 'zod';
 import type { ProtocolEra } from '../protocol/protocol-versions.js';
 import { type DefinedToolApp, resolveToolApp, type ToolAppDefinition } from './tool-app-definition.js';
+import { rememberInputSchema } from './validated-arguments.js';
 
 /** A zod schema (zod 4), detected structurally so two zod copies still work. */
 export type ZodSchema<Output = unknown> = z.ZodType<Output>;
@@ -234,6 +235,7 @@ export function defineTool<Args = Record<string, unknown>>(definition: ToolDefin
   if (isZodSchema(input)) {
     const schema = input;
     tool.parse = (args) => schema.parse(args);
+    rememberInputSchema(tool, schema);
   }
   return tool;
 }
