@@ -318,17 +318,32 @@ async function bareSide(url: string, version: string): Promise<{ call: Call; clo
 }
 
 /**
- * The least a correct 2026-07-28 client does for a call, as a second floor beside the bare one:
- * the bare POST (same headers, same envelope), then the answer parsed as JSON, its id matched to
- * the request's, and its `result` taken (an `error` rejects). The bare client stops at finding
- * `"result"` in the text, which no client can; `switchboard / minimal` is what Switchboard costs
- * beyond what the protocol makes every client pay.
+ * A bare call once more when its keep-alive socket was closed by the server while idle (between
+ * rounds on a slow machine): a real client's agent would do the same, and the sample is the retry.
  */
-function minimalModernSide(url: string): { call: Call; close: () => void } {
+function retryingStaleSocket(call: Call): Call {
+  return () =>
+    call().catch((error: unknown) => {
+      const failure = error as { code?: unknown; context?: { errno?: unknown } };
+      if (failure.code !== 'ECONNRESET' && failure.context?.errno !== 'ECONNRESET') throw error;
+      return call();
+    });
+}
+
+/**
+ * A keep-alive client that POSTs the 2026-07-28 echo request the clients send (standard headers,
+ * `_meta` envelope) and hands each answer's text and request id to `settle`: the bare and the
+ * minimal sides differ only there.
+ */
+function modernPoster(
+  url: string,
+  clientName: string,
+  settle: (text: string, id: number) => boolean,
+): { call: Call; close: () => void } {
   const agent = new http.Agent({ keepAlive: true });
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'minimal', version: '0' },
+    'io.modelcontextprotocol/clientInfo': { name: clientName, version: '0' },
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   let nextId = 1;
@@ -359,11 +374,7 @@ function minimalModernSide(url: string): { call: Call; close: () => void } {
         response.on('data', (chunk: string) => {
           text += chunk;
         });
-        response.once('end', () => {
-          const answer = JSON.parse(text) as { id?: unknown; result?: unknown; error?: unknown };
-          if (answer.id === id && answer.result !== undefined) resolve();
-          else reject(new Error(text));
-        });
+        response.once('end', () => (settle(text, id) ? resolve() : reject(new Error(text))));
       });
       request.once('error', reject).end(body);
     });
@@ -371,61 +382,25 @@ function minimalModernSide(url: string): { call: Call; close: () => void } {
 }
 
 /**
- * A bare call once more when its keep-alive socket was closed by the server while idle (between
- * rounds on a slow machine): a real client's agent would do the same, and the sample is the retry.
- */
-function retryingStaleSocket(call: Call): Call {
-  return () =>
-    call().catch((error: unknown) => {
-      const failure = error as { code?: unknown; context?: { errno?: unknown } };
-      if (failure.code !== 'ECONNRESET' && failure.context?.errno !== 'ECONNRESET') throw error;
-      return call();
-    });
-}
-
-/**
- * The bare modern client: keep-alive POSTs of the same 2026-07-28 request the clients send
- * (standard headers, `_meta` envelope), resolving once the JSON answer is in.
+ * The bare modern client: the modern POST, resolving once the JSON answer is in (it only looks
+ * for `"result"` in the text).
  */
 function bareModernSide(url: string): { call: Call; close: () => void } {
-  const agent = new http.Agent({ keepAlive: true });
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '0' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  let id = 1;
-  const call: Call = () =>
-    new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: message, _meta: meta },
-      });
-      const request = http.request(url, {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(body)),
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'echo',
-        },
-      });
-      request.once('response', (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        response.once('end', () => (text.includes('"result"') ? resolve() : reject(new Error(text))));
-      });
-      request.once('error', reject).end(body);
-    });
-  return { call: retryingStaleSocket(call), close: () => agent.destroy() };
+  return modernPoster(url, 'bare', (text) => text.includes('"result"'));
+}
+
+/**
+ * The least a correct 2026-07-28 client does for a call, as a second floor beside the bare one:
+ * the bare POST (same headers, same envelope), then the answer parsed as JSON, its id matched to
+ * the request's, and its `result` taken (an `error` rejects). The bare client stops at finding
+ * `"result"` in the text, which no client can; `switchboard / minimal` is what Switchboard costs
+ * beyond what the protocol makes every client pay.
+ */
+function minimalModernSide(url: string): { call: Call; close: () => void } {
+  return modernPoster(url, 'minimal', (text, id) => {
+    const answer = JSON.parse(text) as { id?: unknown; result?: unknown };
+    return answer.id === id && answer.result !== undefined;
+  });
 }
 
 async function sdkSide(
