@@ -10,7 +10,6 @@
  * the validator, which a server may replace. `validated-arguments.test.ts` holds the copy to zod's
  * own answer.
  */
-import type { DefinedTool, ZodSchema } from './define-tool.js';
 
 /** One key of a plain object schema: its value's type, and whether it may be absent or null. */
 interface PlainField {
@@ -19,8 +18,14 @@ interface PlainField {
   nullable: boolean;
 }
 
+/** What this file needs of a `defineTool` tool (structurally: `define-tool.ts` imports this file). */
+interface ParsingTool {
+  /** zod's parse of the tool's arguments, when its input is a zod schema. */
+  parse?: (args: unknown) => unknown;
+}
+
 /** The fields of tools whose zod input is a plain object. */
-const plainInputs = new WeakMap<DefinedTool, ReadonlyMap<string, PlainField>>();
+const plainInputs = new WeakMap<ParsingTool, ReadonlyMap<string, PlainField>>();
 
 interface ZodDef {
   type?: string;
@@ -44,7 +49,7 @@ function plainField(def: ZodDef | undefined, optional = false, nullable = false)
 }
 
 /** The fields of a zod object schema made only of plain fields (no catchall, no checks of its own). */
-function plainObjectFields(schema: ZodSchema): ReadonlyMap<string, PlainField> | undefined {
+function plainObjectFields(schema: unknown): ReadonlyMap<string, PlainField> | undefined {
   const def = (schema as { _zod?: { def?: ZodDef } })._zod?.def;
   if (def?.type !== 'object' || def.catchall !== undefined) return undefined;
   if (def.checks !== undefined && def.checks.length > 0) return undefined;
@@ -59,7 +64,7 @@ function plainObjectFields(schema: ZodSchema): ReadonlyMap<string, PlainField> |
 }
 
 /** Notes, once per tool, whether its zod input is a plain object. */
-export function rememberInputSchema(tool: DefinedTool, schema: ZodSchema): void {
+export function rememberInputSchema(tool: ParsingTool, schema: unknown): void {
   const fields = plainObjectFields(schema);
   if (fields !== undefined) plainInputs.set(tool, fields);
 }
@@ -99,7 +104,7 @@ function plainCopy(
 
 /** The arguments `tool` runs with: zod's parse of `args`, or the same as a copy where that is all it would give. */
 export function validatedArguments(
-  tool: DefinedTool,
+  tool: ParsingTool,
   args: Record<string, unknown>,
 ): Record<string, unknown> {
   if (tool.parse === undefined) return args;
