@@ -61,6 +61,17 @@ beforeAll(async () => {
 });
 afterAll(() => handle.close());
 
+/** Runs `use` with an SDK v1 client (2025) connected to the test server, closed afterwards. */
+async function withV1Client<T>(name: string, use: (client: V1Client) => Promise<T>): Promise<T> {
+  const client = new V1Client({ name, version: '1.0.0' });
+  await client.connect(new V1Http(new URL(handle.url as string)));
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('a tool that does not declare its context', () => {
   test('2026-07-28: progress sent through `arguments` reaches the SDK v2 client', async () => {
     const client = new V2Client({ name: 'handle-v2', version: '1.0.0' }, {
@@ -82,9 +93,7 @@ describe('a tool that does not declare its context', () => {
   });
 
   test('2025: the same tool reports progress to the SDK v1 client', async () => {
-    const client = new V1Client({ name: 'handle-v1', version: '1.0.0' });
-    await client.connect(new V1Http(new URL(handle.url as string)));
-    try {
+    await withV1Client('handle-v1', async (client) => {
       const progress: number[] = [];
       const result = await client.callTool(
         { name: 'through_arguments', arguments: { steps: 2 } },
@@ -97,15 +106,11 @@ describe('a tool that does not declare its context', () => {
       expect(result.content).toEqual([
         { type: 'text', text: expect.stringMatching(/^era legacy, request /) },
       ]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   test('a spread copy of the stand-in has the context own keys, a live signal and working channels', async () => {
-    const client = new V1Client({ name: 'handle-rest', version: '1.0.0' });
-    await client.connect(new V1Http(new URL(handle.url as string)));
-    try {
+    await withV1Client('handle-rest', async (client) => {
       const result = await client.callTool({ name: 'through_rest', arguments: {} });
       const keys = (result.content as Array<{ text: string }>)[0]?.text.split(',');
       expect(keys).toEqual(
@@ -116,9 +121,7 @@ describe('a tool that does not declare its context', () => {
       expect(copy.era).toBe('legacy');
       // Answered: the channels still resolve, and send nothing.
       await expect(copy.progress(1)).resolves.toBeUndefined();
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
 
@@ -201,15 +204,11 @@ describe('ToolContextHandle', () => {
 });
 
 test('a tool that never touches its stand-in still has a usable one afterwards', async () => {
-  const client = new V1Client({ name: 'handle-late', version: '1.0.0' });
-  await client.connect(new V1Http(new URL(handle.url as string)));
-  try {
+  await withV1Client('handle-late', async (client) => {
     const result = await client.callTool({ name: 'never_looks', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     const late = seen.get('never_looks') as ToolContext;
     expect(late.era).toBe('legacy');
     expect(typeof late.closeResponseStream).toBe('function');
-  } finally {
-    await client.close();
-  }
+  });
 });

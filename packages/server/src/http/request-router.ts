@@ -94,15 +94,13 @@ export class RequestRouter {
     if (!this.#plainPosts || request.method !== 'POST' || pathname !== config.path || drain.stopped)
       return undefined;
     const headers = request.headers;
-    if (headers.origin !== undefined || headers['content-type'] !== 'application/json') return undefined;
+    if (headers.origin !== undefined) return undefined;
     const host = headers.host;
     if (host === undefined || (host !== this.#allowedHost && !this.#hostAllowed(host))) return undefined;
-    const accept = headers.accept;
-    const sse = accept?.includes('text/event-stream') === true;
-    // An Accept with neither JSON nor SSE is refused by step 3.
-    if (accept !== undefined && !sse && !accept.includes('application/json') && !accept.includes('*/*'))
-      return undefined;
-    return post.serve({ request, response, auth: undefined, sse: sse && !config.json, rest: false });
+    // Step 3's own check (what it refuses, it refuses there, with its answer).
+    const media = checkPostMediaType(headers['content-type'], headers.accept);
+    if (!media.ok) return undefined;
+    return post.serve({ request, response, auth: undefined, sse: media.sse && !config.json, rest: false });
   }
 
   #hostAllowed(host: string): boolean {

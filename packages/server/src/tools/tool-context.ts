@@ -186,7 +186,7 @@ export class ToolContextHandle {
   /** The context (built now if it was not yet). */
   get context(): ToolCallContext {
     if (this.#context === undefined) {
-      this.#context = new ToolCallContext(this.#scope, this.#scope.request.abort);
+      this.#context = createToolContext(this.#scope);
       if (this.#followed) this.#context.follow(this.#following);
     }
     return this.#context;
