@@ -113,7 +113,8 @@ export class CoreToolSteps {
 
   /** Turns a raw result into what `execute` returns. */
   wrapResult(result: CallToolResult, tool: ToolNames): unknown {
-    return wrapToolResult(result, { ...this.wrapOptions, toolName: tool.name });
+    // Not `{ ...this.wrapOptions, toolName }`: see `paramsOf` in request-engine.ts.
+    return wrapToolResult(result, Object.assign({}, this.wrapOptions, { toolName: tool.name }));
   }
 }
 

@@ -2,6 +2,8 @@
 // JSON-RPC by hand): one table of pending requests settled by id, progress to its request (and its
 // deadline restarted), deadlines and aborts that tell the server, a closed connection failing
 // what is pending, and server requests answered with the handlers of the call they belong to.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/client';
 import { createInMemoryTransportPair } from '@switchboard/transports';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -119,6 +121,55 @@ describe('the request engine', () => {
     await expect(aborted).rejects.toThrow(/the user stopped/);
     expect((await next('notifications/cancelled')).params).toMatchObject({ requestId: stopped.id });
   });
+
+  it('keeps each request to its own deadline: a shorter one sent later still ends first', async () => {
+    const { engine, next, send } = await linked();
+    // One timer serves every deadline (request-deadlines.ts): it must move for an earlier one.
+    const long = engine.request('tools/call', { name: 'long' }, { timeoutMs: 30_000 });
+    const longSent = await next('tools/call');
+    const short = engine.request('tools/call', { name: 'short' }, { timeoutMs: 50 });
+    await expect(short).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT', data: { timeout: 50 } });
+    // The long request is still pending, and its answer settles it.
+    await send({ id: longSent.id, result: { content: [] } });
+    await expect(long).resolves.toEqual({ content: [] });
+  }, 10_000);
+
+  it('an answered request leaves no timer holding the process open', async () => {
+    // A script that sends one request with a one-minute deadline, answers it, and then has nothing
+    // left to do: it must exit on its own, not a minute later.
+    const script = `
+      import { createInMemoryTransportPair } from '@switchboard/transports';
+      import { RequestEngine } from ${JSON.stringify(join(import.meta.dirname, '../src/request-engine.ts'))};
+      const [client, server] = createInMemoryTransportPair();
+      server.onmessage = (message) => void server.send({ jsonrpc: '2.0', id: message.id, result: { ok: true } });
+      const engine = new RequestEngine({ transport: client, serveRequest: async () => ({}),
+        onNotification() {}, onClose() {}, onError() {} });
+      await engine.start();
+      await server.start();
+      const result = await engine.request('ping', undefined, { timeoutMs: 60_000 });
+      process.stdout.write(JSON.stringify(result));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    const exited = await new Promise<number | null>((resolve) => {
+      const stop = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(-1);
+      }, 30_000);
+      child.once('exit', (code) => {
+        clearTimeout(stop);
+        resolve(code);
+      });
+    });
+    expect(output).toBe('{"ok":true}');
+    expect(exited).toBe(0);
+  }, 40_000);
 
   it('fails every pending request when the connection closes, and tells its owner once', async () => {
     const { engine, server, next, events } = await linked();

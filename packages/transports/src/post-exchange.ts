@@ -118,12 +118,11 @@ export class PostExchange {
   /** The headers of one message: static ones, the session (2025 era), the standard modern headers, the caller's. */
   private messageHeaders(message: JSONRPCMessage, body: string, extra: TransportSendOptions['headers']) {
     const connection = this.parts.connection;
-    const headers: Record<string, string> = {
-      ...connection.staticHeaders,
-      accept: acceptBoth,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-    };
+    // Not a spread of the static headers followed by more: see `requestOnce` in http-connection.
+    const headers: Record<string, string> = Object.assign({}, connection.staticHeaders);
+    headers.accept = acceptBoth;
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
     // A new session starts without a session id (2025-11-25 "Session Management").
     if (connection.sessionId !== undefined && !isInitializeRequest(message))
       headers['mcp-session-id'] = connection.sessionId;
