@@ -39,7 +39,7 @@ export function encodeModernResult(
   const meta = result._meta;
   if (meta === undefined) encoded._meta = { [SERVER_INFO_META_KEY]: serverInfo };
   else if (meta[SERVER_INFO_META_KEY] === undefined)
-    encoded._meta = { ...meta, [SERVER_INFO_META_KEY]: serverInfo };
+    encoded._meta = Object.assign({}, meta, { [SERVER_INFO_META_KEY]: serverInfo });
   if (cacheableMethods.has(method) && encoded.resultType === 'complete') {
     if (encoded.ttlMs === undefined) encoded.ttlMs = cacheHint?.ttlMs ?? 0;
     if (encoded.cacheScope === undefined) encoded.cacheScope = cacheHint?.cacheScope ?? 'private';
