@@ -11,6 +11,9 @@
  * timer did: a finished script does not wait for the timer of a call long answered.
  */
 
+/** The longest a Node timer waits (a longer delay fires at once): a later deadline is looked at again then. */
+const longestDelayMs = 2_147_483_647;
+
 /** A request with a deadline: a `performance.now()` time, `Infinity` for none. */
 export interface Deadlined {
   deadline: number;
@@ -44,7 +47,7 @@ export function createRequestDeadlines<Entry extends Deadlined>(
     if (timer !== undefined) clearTimeout(timer);
     firesAt = at;
     // At least 1 ms: the timer's clock and performance.now() may disagree by a fraction of one.
-    timer = setTimeout(fire, Math.max(1, Math.ceil(at - performance.now())));
+    timer = setTimeout(fire, Math.min(longestDelayMs, Math.max(1, Math.ceil(at - performance.now()))));
     if (counted === 0) timer.unref();
   };
 
@@ -63,17 +66,21 @@ export function createRequestDeadlines<Entry extends Deadlined>(
     if (next < firesAt) arm(next);
   };
 
+  const clear = (entry: Entry): void => {
+    if (entry.deadline === Number.POSITIVE_INFINITY) return;
+    entry.deadline = Number.POSITIVE_INFINITY;
+    if (--counted === 0) timer?.unref();
+  };
+
   return {
     set(entry, at) {
+      // No deadline at all (`timeoutMs: Infinity`): nothing to wait for.
+      if (at === Number.POSITIVE_INFINITY) return clear(entry);
       if (entry.deadline === Number.POSITIVE_INFINITY && counted++ === 0) timer?.ref();
       entry.deadline = at;
       if (at < firesAt) arm(at);
     },
-    clear(entry) {
-      if (entry.deadline === Number.POSITIVE_INFINITY) return;
-      entry.deadline = Number.POSITIVE_INFINITY;
-      if (--counted === 0) timer?.unref();
-    },
+    clear,
     stop() {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;

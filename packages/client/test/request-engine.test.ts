@@ -135,8 +135,8 @@ describe('the request engine', () => {
   }, 10_000);
 
   it('an answered request leaves no timer holding the process open', async () => {
-    // A script that sends one request with a one-minute deadline, answers it, and then has nothing
-    // left to do: it must exit on its own, not a minute later.
+    // A script that sends a request without a deadline and one with a one-minute deadline, answers
+    // them, and then has nothing left to do: it must exit on its own, not a minute later.
     const script = `
       import { createInMemoryTransportPair } from '@switchboard/transports';
       import { RequestEngine } from ${JSON.stringify(join(import.meta.dirname, '../src/request-engine.ts'))};
@@ -146,6 +146,8 @@ describe('the request engine', () => {
         onNotification() {}, onClose() {}, onError() {} });
       await engine.start();
       await server.start();
+      // A request without a deadline first: it must not leave the timer holding on either.
+      await engine.request('ping', undefined, { timeoutMs: Number.POSITIVE_INFINITY });
       const result = await engine.request('ping', undefined, { timeoutMs: 60_000 });
       process.stdout.write(JSON.stringify(result));
     `;
