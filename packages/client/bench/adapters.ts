@@ -1,7 +1,7 @@
 /**
  * `pnpm --filter @switchboard/client bench:adapters [--json] [--quick]`: what each framework
  * adapter costs per tool call, in one run. `echo` on one server-everything over stdio, every side
- * on the same connection, one call of each in turn (rotating order) after a warm-up:
+ * on the same connection, one call of each in turn (each after every other equally often) after a warm-up:
  *
  * - `direct`: the registered tool's `execute` (validation, approval, wrapping): the baseline;
  * - `ai-sdk`: the AI SDK tool's `execute` with its call options, then `toModelOutput`, as
@@ -27,7 +27,7 @@ import { DynamicStructuredTool } from '@langchain/core/tools';
 import { createTool } from '@mastra/core/tools';
 import { tool as agentsTool, invokeFunctionTool, RunContext } from '@openai/agents';
 import type { RegisteredTool } from '@switchboard/core';
-import { serverScript } from '@switchboard/test-helpers';
+import { serverScript, turnOrder } from '@switchboard/test-helpers';
 
 // The built package (what users install; `pnpm bench` builds it first). BENCH_SOURCE=src runs the source.
 type ClientPackage = typeof import('../src/index.js');
@@ -184,10 +184,10 @@ try {
   const names = Object.keys(sides);
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds * perRound; round++) {
-    // One call of each side in turn, in a rotating order: drift of the machine (and of the server,
-    // its garbage collector included) falls on every side alike, call by call.
-    for (let turn = 0; turn < names.length; turn++) {
-      const name = names[(round + turn) % names.length] as string;
+    // One call of each side in turn, each side after every other equally often (turnOrder): drift
+    // of the machine (and of the server, its garbage collector included) falls on every side alike.
+    for (const side of turnOrder(round, names.length)) {
+      const name = names[side] as string;
       await timed(sides[name] as Call, 1, samples[name] as number[]);
     }
   }

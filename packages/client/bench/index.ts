@@ -36,7 +36,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { serverScript, startEverythingHttp } from '@switchboard/test-helpers';
+import { serverScript, startEverythingHttp, turnOrder } from '@switchboard/test-helpers';
 
 // The built package (`dist/`, what users install; `pnpm bench` builds it first), as the baseline
 // runs its published build: the source through tsx costs 10–20 µs more per call (esbuild's
@@ -125,20 +125,24 @@ function pairedRatio(row: Stats, baseline: Stats): number | undefined {
 const cpuSpent = new Map<number[], number>();
 
 /**
- * Collects the garbage before a block (with `--expose-gc`, as `pnpm bench` runs): without it a side
- * pays for the garbage of the side before it — the SDK client's, most — in time and CPU. A full
- * collection by default; `BENCH_GC=minor` collects the young generation only: after a forced full
- * collection every side's next calls cost about twice the CPU (httpModern: bare 870–970 µs against
- * 380–490 µs), more so for a client that allocates more, which widens the gap to the bare client
- * beyond what a process that is not forced to collect every 20 calls sees.
+ * Collects the young generation before a block (with `--expose-gc`, as `pnpm bench` runs): without
+ * it a side pays for the garbage of the side before it — the SDK client's, most — in time and CPU.
+ * Young only, because a forced *full* collection puts the process in a state a real one meets once
+ * per major collection (seconds apart), not every block: for the next 20 calls every side costs
+ * 2–3 × the CPU of its steady state (httpModern, 20-call blocks, client pinned to one core: the
+ * minimal client 373 µs of CPU per call against 157 µs without forced collections, Switchboard 472
+ * against 182 µs; the first call after the collection about 3 ms for both), and a client with more
+ * code on its path pays more of it. `BENCH_GC=full` brings the full collection back, `BENCH_GC=none`
+ * collects nothing.
  */
 const forceGc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+const gcMode = process.env.BENCH_GC ?? 'minor';
 const collectGarbage =
-  forceGc === undefined
+  forceGc === undefined || gcMode === 'none'
     ? () => {}
-    : process.env.BENCH_GC === 'minor'
-      ? () => forceGc({ type: 'minor' })
-      : () => forceGc();
+    : gcMode === 'full'
+      ? () => forceGc()
+      : () => forceGc({ type: 'minor' });
 
 async function sequential(call: Call, count: number, into: number[]): Promise<void> {
   collectGarbage();
@@ -218,10 +222,10 @@ async function measure(sides: Sides): Promise<Measured> {
     }),
   ];
   for (let round = 0; round < rounds; round++) {
-    // Rotate who goes first so no side always runs on a warmer (or busier) machine, or always
-    // right after the SDK client, whose garbage the next side pays for.
-    for (let turn = 0; turn < sequentialSides.length; turn++) {
-      const [call, into] = sequentialSides[(round + turn) % sequentialSides.length] as [Call, number[]];
+    // Each side follows every other equally often (turnOrder): the side after the SDK client pays
+    // for what it leaves behind.
+    for (const side of turnOrder(round, sequentialSides.length)) {
+      const [call, into] = sequentialSides[side] as [Call, number[]];
       await sequential(call, perRound, into);
       const medians = roundMedians.get(into) ?? [];
       medians.push(median(into.slice(-perRound)));
@@ -543,7 +547,7 @@ async function main(): Promise<void> {
   if (runs('spawnFailed')) spawnFailed = await timeSpawnFailures();
 
   if (json) {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { gc: forceGc === undefined ? 'none' : gcMode, rounds };
     if (spawnFailed) out.spawnFailed = spawnFailed;
     for (const [transport, result] of Object.entries(results)) {
       out[transport] = {
@@ -583,7 +587,7 @@ async function main(): Promise<void> {
     return;
   }
   console.log(
-    `echo on server-everything: ${totalCalls} sequential + ${totalCalls} concurrent (${concurrency} in flight) calls per side, ${rounds} interleaved rounds after ${warmup} warm-up calls`,
+    `echo on server-everything: ${totalCalls} sequential + ${totalCalls} concurrent (${concurrency} in flight) calls per side, ${rounds} interleaved rounds after ${warmup} warm-up calls; before each block, garbage collection: ${forceGc === undefined ? 'none (run with --expose-gc)' : gcMode}`,
   );
   console.log(
     'baseline: raw SDK Client.callTool (same server, same run); ratio = switchboard p50 / sdk p50\n',

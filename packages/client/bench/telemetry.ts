@@ -34,7 +34,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { serverScript } from '@switchboard/test-helpers';
+import { serverScript, turnOrder } from '@switchboard/test-helpers';
 
 // The built package, as the main bench (BENCH_SOURCE=src runs the source instead).
 type ClientPackage = typeof import('../src/index.js');
@@ -169,9 +169,9 @@ async function main(): Promise<void> {
     for (const name of names) await sequential(sides[name].call, warmup, []);
     spans.reset();
     for (let index = 0; index < rounds; index++) {
-      // Rotate who goes first, so no side always runs on a warmer (or busier) machine.
-      for (let turn = 0; turn < names.length; turn++) {
-        const name = names[(index + turn) % names.length] as keyof typeof sides;
+      // Each side goes first, and follows every other, equally often (turnOrder).
+      for (const side of turnOrder(index, names.length)) {
+        const name = names[side] as keyof typeof sides;
         cpu[name].push(await round(sides[name].call, perRound, samples[name]));
       }
       // The exporter keeps every span: drop them between rounds (outside the timed calls).

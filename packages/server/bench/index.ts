@@ -67,6 +67,9 @@ const floorServer = fileURLToPath(new URL('./floor-server.ts', import.meta.url))
 const minimalModernServer = fileURLToPath(new URL('./minimal-modern-server.ts', import.meta.url));
 const sdkV2Server = fileURLToPath(new URL('./sdk-v2-server.ts', import.meta.url));
 const children: ChildProcess[] = [];
+const stopChildren = () => {
+  for (const child of children) child.kill();
+};
 
 // The v1 SDK's HTTP transport (the full-stack reference) hands one long-lived AbortSignal to every
 // fetch, and undici keeps a listener on it per request until garbage collection: Node warns once
@@ -263,6 +266,9 @@ try {
     else {
       printTables();
     }
+    // process.exit skips the `finally` below: stop the servers here, or every run leaves them
+    // running (server-everything keeps its timers going) for the next run to share the cores with.
+    stopChildren();
     process.exit(0);
   }
 
@@ -350,7 +356,7 @@ try {
     }
   }
 } finally {
-  for (const child of children) child.kill();
+  stopChildren();
 }
 process.exit(0);
 

@@ -1,4 +1,6 @@
 /** Interleaved rounds after a warm-up: how every bench row is measured. */
+
+import { turnOrder } from '@switchboard/test-helpers';
 import { processCpuNs } from './process-cpu.js';
 
 /** Latency of one runner, in µs; with a server pid, the server's CPU per call. */
@@ -41,7 +43,7 @@ export interface RoundsOptions {
 }
 
 /**
- * Warms every runner, then runs them interleaved in rounds (order rotated); returns per-runner
+ * Warms every runner, then runs them interleaved in rounds (turnOrder); returns per-runner
  * p50/p95 in µs, each round's p50, and (given the server's pid) the server's CPU per call.
  */
 export async function measureRounds(
@@ -60,10 +62,10 @@ export async function measureRounds(
   const entries = Object.entries(runners);
   const round: number[] = [];
   for (let index = 0; index < rounds; index++) {
-    // The order rotates each round: no runner always follows the same one (a slow reference leaves
-    // work behind — its garbage collection, its sockets — that the next runner would always pay).
-    for (let turn = 0; turn < entries.length; turn++) {
-      const [name, run] = entries[(index + turn) % entries.length] as [string, Runner];
+    // Each runner follows every other equally often (turnOrder): a slow reference leaves work
+    // behind — its garbage collection, its sockets — that the runner after it pays.
+    for (const turn of turnOrder(index, entries.length)) {
+      const [name, run] = entries[turn] as [string, Runner];
       const list = samples[name] as number[];
       round.length = 0;
       const cpuBefore = processCpuNs(serverPids[name]);

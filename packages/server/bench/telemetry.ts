@@ -27,6 +27,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { loadOpenTelemetry } from '@switchboard/core';
+import { turnOrder } from '@switchboard/test-helpers';
 import { z } from 'zod';
 
 type ServerPackage = typeof import('../src/index.js');
@@ -115,8 +116,8 @@ async function measure(sides: Side[]): Promise<Partial<Record<Side, number>>> {
   for (const name of sides) await dispatchMany(name, warmup);
   const samples = new Map<Side, number[]>(sides.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (let turn = 0; turn < sides.length; turn++) {
-      const name = sides[(round + turn) % sides.length] as Side;
+    for (const turn of turnOrder(round, sides.length)) {
+      const name = sides[turn] as Side;
       samples.get(name)?.push(await dispatchMany(name, perRound));
     }
   }

@@ -74,6 +74,7 @@ export {
   type TemporaryDirectories,
   type TemporaryDirectory,
 } from './temporary-directory.js';
+export { turnOrder } from './turn-order.js';
 export { waitForClockPast } from './wait-for-clock.js';
 export { type WaitForEventOptions, waitForEvent } from './wait-for-event.js';
 export { type ProcessExit, waitForExit } from './wait-for-exit.js';
