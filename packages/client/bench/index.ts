@@ -136,7 +136,13 @@ const cpuSpent = new Map<number[], number>();
  * collects nothing.
  */
 const forceGc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+const gcModes = ['minor', 'full', 'none'] as const;
 const gcMode = process.env.BENCH_GC ?? 'minor';
+if (!(gcModes as readonly string[]).includes(gcMode)) {
+  throw new Error(
+    `BENCH_GC=${gcMode} is not a collection mode: use one of ${gcModes.join(', ')} (default minor)`,
+  );
+}
 const collectGarbage =
   forceGc === undefined || gcMode === 'none'
     ? () => {}
