@@ -1,5 +1,5 @@
 /** A bench figure over several runs: its median and its range (`repeat-http.ts`). */
-import { median } from './measure-rounds.js';
+import { median, round2 } from './measure-rounds.js';
 
 /** One figure over the runs that measured it. */
 export interface RunSpread {
@@ -10,7 +10,7 @@ export interface RunSpread {
   runs: number;
 }
 
-/** Each named figure's median and range over the runs, rounded to 3 places like the bench's. */
+/** Each named figure's median and range over the runs, rounded like the bench's own ratios (`round2`: 3 places). */
 export function spreadOverRuns(runs: ReadonlyArray<Record<string, number>>): Record<string, RunSpread> {
   const values = new Map<string, number[]>();
   for (const run of runs)
@@ -20,13 +20,12 @@ export function spreadOverRuns(runs: ReadonlyArray<Record<string, number>>): Rec
       list.push(value);
       values.set(name, list);
     }
-  const round3 = (value: number) => Math.round(value * 1000) / 1000;
   const spread: Record<string, RunSpread> = {};
   for (const [name, list] of values)
     spread[name] = {
-      median: round3(median(list)),
-      min: round3(Math.min(...list)),
-      max: round3(Math.max(...list)),
+      median: round2(median(list)),
+      min: round2(Math.min(...list)),
+      max: round2(Math.max(...list)),
       runs: list.length,
     };
   return spread;
